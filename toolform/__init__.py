@@ -1,0 +1,47 @@
+"""ToolForm: how should an agent show its tools to a language model, and read the calls back?
+
+The flat public namespace; heavier pieces import on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .errors import ToolFormError
+from .ir import GoldCall, ParamIR, Request, ToolCall, ToolIR, Toolset, TypeIR
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it (imported on first attribute access)
+_LAZY = {
+    "load_tools": "toolform.io",
+    "export_tools": "toolform.io",
+    "render": "toolform.formats",
+    "format_ids": "toolform.formats",
+    "parse_reply": "toolform.protocols",
+    "protocol_ids": "toolform.protocols",
+    "grade": "toolform.grading",
+    "grade_all": "toolform.grading",
+    "load_dataset": "toolform.datasets",
+    "run_cells": "toolform.runs",
+    "ab_test": "toolform.abtest",
+}
+
+__all__ = sorted([
+    "GoldCall", "ParamIR", "Request", "ToolCall", "ToolFormError", "ToolIR", "Toolset", "TypeIR",
+    *_LAZY,
+])
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolform' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,158 @@
+"""Every exception ToolForm raises on purpose.
+
+The tree::
+
+    ToolFormError                      root: catch this to catch anything ToolForm raised on purpose
+    ├── LoaderError (ValueError)       a tool file or object could not be read; names file, tool, JSON path
+    ├── RegistryError                  a registry was misused at import time (duplicate id, bad metadata)
+    │   ├── UnknownFormatError (KeyError)    no format has that id; names the closest ids
+    │   └── UnknownProtocolError (KeyError)  no protocol has that id; names the closest ids
+    ├── RenderError (ValueError)       a toolset cannot be rendered in a format (too deep, recursive)
+    ├── ParseError (ValueError)        raised *inside* a protocol parser only; ``parse_reply`` turns it
+    │                                  into an issue on the result and never lets it out
+    ├── GradingError (ValueError)      a gold call or grading rule is malformed
+    ├── ClientError                    a model server failed after every retry
+    │   └── CassetteMissError (KeyError)     replay-only mode met a request it has no recording of
+    ├── DatasetError (ValueError)      a dataset is missing or malformed
+    ├── EvidenceError                  an evidence table is missing or altered
+    └── MissingDependencyError (ImportError)  an optional package is not installed; gives the pip line
+
+Subclasses of ``ValueError``, ``KeyError`` and ``ImportError`` are there so that callers who
+already catch those keep working.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CassetteMissError",
+    "ClientError",
+    "DatasetError",
+    "EvidenceError",
+    "GradingError",
+    "LoaderError",
+    "MissingDependencyError",
+    "ParseError",
+    "RegistryError",
+    "RenderError",
+    "ToolFormError",
+    "UnknownFormatError",
+    "UnknownProtocolError",
+]
+
+
+class ToolFormError(Exception):
+    """Root of every exception ToolForm raises on purpose."""
+
+
+class LoaderError(ToolFormError, ValueError):
+    """A tool file or object could not be read.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong.
+    file : str, optional
+        The file being read (or a label such as ``"<dict>"``).
+    tool : str, optional
+        The tool's name, or ``"#3"`` for the fourth tool when it has no usable name.
+    path : str, optional
+        JSON path inside the file, e.g. ``"$.tools[3].inputSchema.properties.q.type"``.
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, tool: str | None = None,
+                 path: str | None = None) -> None:
+        self.file = file
+        self.tool = tool
+        self.path = path
+        self.reason = message
+        where = ", ".join(f"{k} {v}" for k, v in (("file", file), ("tool", tool), ("at", path)) if v)
+        super().__init__(f"{message} ({where})" if where else message)
+
+
+class RegistryError(ToolFormError):
+    """A registry was misused: a duplicate id, a key that differs from its function, bad metadata."""
+
+
+def _closest_hint(given: str, known: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(given, known, n=3, cutoff=0.5)
+    return f"; closest: {', '.join(close)}" if close else ""
+
+
+class UnknownFormatError(RegistryError, KeyError):
+    """No format is registered under this id. ``closest`` lists up to three near ids."""
+
+    def __init__(self, given: str, known: list[str]) -> None:
+        import difflib
+
+        self.given = given
+        self.closest = difflib.get_close_matches(given, known, n=3, cutoff=0.5)
+        super().__init__(f"unknown format {given!r}{_closest_hint(given, known)}")
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the message
+        return self.args[0]
+
+
+class UnknownProtocolError(RegistryError, KeyError):
+    """No protocol is registered under this id. ``closest`` lists up to three near ids."""
+
+    def __init__(self, given: str, known: list[str]) -> None:
+        import difflib
+
+        self.given = given
+        self.closest = difflib.get_close_matches(given, known, n=3, cutoff=0.5)
+        super().__init__(f"unknown protocol {given!r}{_closest_hint(given, known)}")
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class RenderError(ToolFormError, ValueError):
+    """A toolset cannot be rendered in the asked format (for example, a schema past the depth cap)."""
+
+
+class ParseError(ToolFormError, ValueError):
+    """A protocol parser could not read a reply. Never escapes ``parse_reply``."""
+
+
+class GradingError(ToolFormError, ValueError):
+    """A gold call or a grading rule is malformed."""
+
+
+class ClientError(ToolFormError):
+    """A model server failed after every retry. ``status`` is the HTTP status when there was one."""
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        self.status = status
+        super().__init__(message)
+
+
+class CassetteMissError(ClientError, KeyError):
+    """A replay-only client met a request it has no recording of. ``key`` is the request's hash."""
+
+    def __init__(self, key: str, cassette: str) -> None:
+        self.key = key
+        self.cassette = cassette
+        super().__init__(f"no recording for request {key} in cassette {cassette}")
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class DatasetError(ToolFormError, ValueError):
+    """A dataset is missing or malformed."""
+
+
+class EvidenceError(ToolFormError):
+    """An evidence table is missing, or its checksum does not match the manifest."""
+
+
+class MissingDependencyError(ToolFormError, ImportError):
+    """An optional package is not installed. The message gives the ``pip install`` line."""
+
+    def __init__(self, package: str, extra: str | None = None, purpose: str = "") -> None:
+        line = f'pip install "toolform[{extra}]"' if extra else f"pip install {package}"
+        why = f" for {purpose}" if purpose else ""
+        super().__init__(f"{package} is needed{why}: {line}")
+        self.package = package

@@ -1,0 +1,557 @@
+"""The canonical intermediate representation (IR) of tools and calls.
+
+Every loader produces it, every format renders it, every protocol writes and reads calls against
+it. All classes are frozen dataclasses; collections are tuples, so an IR value can be shared
+freely. ``to_dict``/``from_dict`` give a lossless JSON round trip (the "IR JSON" export).
+
+Shapes::
+
+    Toolset ─ tools: tuple[ToolIR, ...] (ordered, unique names) + optional executors
+    ToolIR  ─ name, description, params: tuple[ParamIR, ...], returns: TypeIR | None
+    ParamIR ─ name, type: TypeIR, description, required, default
+    TypeIR  ─ kind ∈ KINDS, with fields (object), items (array), values (enum), options (union)
+              and constraints (minimum, maximum, lengths, pattern, format)
+    ToolCall ─ name, arguments (a JSON object)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+__all__ = [
+    "GoldCall",
+    "KINDS",
+    "NO_DEFAULT",
+    "ParamIR",
+    "Request",
+    "ToolCall",
+    "ToolIR",
+    "Toolset",
+    "TypeIR",
+]
+
+#: The kinds a ``TypeIR`` can have. ``any`` is a value with no declared type (BFCL ``any``, an
+#: MCP property with no ``type``).
+KINDS = ("string", "integer", "number", "boolean", "null", "object", "array", "enum", "union", "any")
+
+
+class _NoDefault:
+    """Sentinel for "this parameter declares no default" (``None`` is a legal JSON default)."""
+
+    _instance: _NoDefault | None = None
+
+    def __new__(cls) -> _NoDefault:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __reduce__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT: Any = _NoDefault()
+
+_CONSTRAINTS = ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum", "min_length",
+                "max_length", "min_items", "max_items", "pattern", "format")
+
+
+@dataclass(frozen=True)
+class TypeIR:
+    """A value's type.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`KINDS`.
+    fields : tuple of ParamIR
+        The properties of an ``object`` (empty for a free-form object).
+    items : TypeIR or None
+        The element type of an ``array`` (``None``: elements of any type).
+    values : tuple
+        The allowed JSON scalars of an ``enum``.
+    options : tuple of TypeIR
+        The alternatives of a ``union``.
+    minimum, maximum, exclusive_minimum, exclusive_maximum : float or None
+        Numeric bounds (integer and number kinds).
+    min_length, max_length : int or None
+        String length bounds, in characters.
+    min_items, max_items : int or None
+        Array length bounds.
+    pattern : str or None
+        A regular expression strings must match.
+    format : str or None
+        A JSON Schema ``format`` such as ``date-time`` or ``uri``.
+    nullable : bool
+        ``null`` is accepted besides the kind (JSON Schema ``type: [X, "null"]``).
+    additional : bool or None
+        For objects: whether keys beyond ``fields`` are allowed (``None``: not stated).
+    """
+
+    kind: str
+    fields: tuple[ParamIR, ...] = ()
+    items: TypeIR | None = None
+    values: tuple[Any, ...] = ()
+    options: tuple[TypeIR, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: float | None = None
+    exclusive_maximum: float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+    pattern: str | None = None
+    format: str | None = None
+    nullable: bool = False
+    additional: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"TypeIR kind must be one of {KINDS}, got {self.kind!r}")
+
+    # -- queries -------------------------------------------------------------------------------
+    @property
+    def constraints(self) -> dict[str, Any]:
+        """The constraints that are set, by name (``{"minimum": 1}``)."""
+        return {k: getattr(self, k) for k in _CONSTRAINTS if getattr(self, k) is not None}
+
+    def depth(self) -> int:
+        """Object nesting depth: 0 for scalars, 1 for an object of scalars, and so on."""
+        if self.kind == "object":
+            return 1 + max((p.type.depth() for p in self.fields), default=0)
+        if self.kind == "array" and self.items is not None:
+            return self.items.depth()
+        if self.kind == "union":
+            return max((o.depth() for o in self.options), default=0)
+        return 0
+
+    def enum_base(self) -> str:
+        """The scalar kind of an enum's values (``string``, ``integer``, ``number``, ``boolean``)."""
+        kinds = {_scalar_kind(v) for v in self.values}
+        if kinds <= {"integer"}:
+            return "integer"
+        if kinds <= {"integer", "number"}:
+            return "number"
+        if kinds == {"boolean"}:
+            return "boolean"
+        return "string"
+
+    # -- JSON Schema ---------------------------------------------------------------------------
+    def to_json_schema(self) -> dict[str, Any]:
+        """This type as a JSON Schema (draft 2020-12 vocabulary) dict."""
+        out: dict[str, Any]
+        if self.kind == "any":
+            out = {}
+        elif self.kind == "enum":
+            out = {"type": self.enum_base(), "enum": list(self.values)}
+        elif self.kind == "union":
+            out = {"anyOf": [o.to_json_schema() for o in self.options]}
+        elif self.kind == "object":
+            out = {"type": "object"}
+            if self.fields:
+                out["properties"] = {p.name: p.to_json_schema() for p in self.fields}
+                req = [p.name for p in self.fields if p.required]
+                if req:
+                    out["required"] = req
+            if self.additional is not None:
+                out["additionalProperties"] = self.additional
+        elif self.kind == "array":
+            out = {"type": "array"}
+            if self.items is not None:
+                out["items"] = self.items.to_json_schema()
+        else:
+            out = {"type": self.kind}
+        if self.nullable:
+            if "type" in out:
+                out["type"] = [out["type"], "null"]
+            else:
+                out = {"anyOf": [out, {"type": "null"}]} if out else out
+        for name, key in (("minimum", "minimum"), ("maximum", "maximum"),
+                          ("exclusive_minimum", "exclusiveMinimum"),
+                          ("exclusive_maximum", "exclusiveMaximum"),
+                          ("min_length", "minLength"), ("max_length", "maxLength"),
+                          ("min_items", "minItems"), ("max_items", "maxItems"),
+                          ("pattern", "pattern"), ("format", "format")):
+            value = getattr(self, name)
+            if value is not None:
+                out[key] = value
+        return out
+
+    # -- IR JSON -------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Lossless plain-dict form (IR JSON); only non-default attributes are written."""
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.fields:
+            out["fields"] = [p.to_dict() for p in self.fields]
+        if self.items is not None:
+            out["items"] = self.items.to_dict()
+        if self.values:
+            out["values"] = list(self.values)
+        if self.options:
+            out["options"] = [o.to_dict() for o in self.options]
+        out.update(self.constraints)
+        if self.nullable:
+            out["nullable"] = True
+        if self.additional is not None:
+            out["additional"] = self.additional
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TypeIR:
+        """Inverse of :meth:`to_dict`."""
+        kwargs: dict[str, Any] = {k: data[k] for k in _CONSTRAINTS if data.get(k) is not None}
+        return cls(
+            kind=data["kind"],
+            fields=tuple(ParamIR.from_dict(p) for p in data.get("fields", ())),
+            items=cls.from_dict(data["items"]) if data.get("items") is not None else None,
+            values=tuple(data.get("values", ())),
+            options=tuple(cls.from_dict(o) for o in data.get("options", ())),
+            nullable=bool(data.get("nullable", False)),
+            additional=data.get("additional"),
+            **kwargs,
+        )
+
+
+def _scalar_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if value is None:
+        return "null"
+    return "string"
+
+
+@dataclass(frozen=True)
+class ParamIR:
+    """One parameter of a tool, or one field of an object type.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name as the tool declares it.
+    type : TypeIR
+        Its type.
+    description : str
+        Prose about it ("" when the source gives none).
+    required : bool
+        Whether a call must give it.
+    default : Any
+        Its declared default, or :data:`NO_DEFAULT`.
+    title : str
+        A JSON Schema ``title`` when the source gives one.
+    """
+
+    name: str
+    type: TypeIR
+    description: str = ""
+    required: bool = True
+    default: Any = NO_DEFAULT
+    title: str = ""
+
+    @property
+    def has_default(self) -> bool:
+        """True when a default is declared (even ``None``)."""
+        return self.default is not NO_DEFAULT
+
+    def to_json_schema(self) -> dict[str, Any]:
+        """This parameter's property schema: its type plus description, title and default."""
+        out = self.type.to_json_schema()
+        if self.title:
+            out = {"title": self.title, **out}
+        if self.description:
+            out = {**out, "description": self.description}
+        if self.has_default:
+            out["default"] = self.default
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Lossless plain-dict form (IR JSON)."""
+        out: dict[str, Any] = {"name": self.name, "type": self.type.to_dict()}
+        if self.description:
+            out["description"] = self.description
+        out["required"] = self.required
+        if self.has_default:
+            out["default"] = self.default
+        if self.title:
+            out["title"] = self.title
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ParamIR:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            name=data["name"],
+            type=TypeIR.from_dict(data["type"]),
+            description=data.get("description", ""),
+            required=bool(data.get("required", True)),
+            default=data["default"] if "default" in data else NO_DEFAULT,
+            title=data.get("title", ""),
+        )
+
+
+@dataclass(frozen=True)
+class ToolIR:
+    """One tool: a name, prose, parameters and an optional return type.
+
+    Parameters
+    ----------
+    name : str
+        The name a call must use. May contain dots and dashes (``math.factorial``).
+    description : str
+        Prose about the tool ("" when none).
+    params : tuple of ParamIR
+        Top-level parameters, in declaration order.
+    returns : TypeIR or None
+        What the tool returns (MCP ``outputSchema``), when known.
+    title : str
+        A display title when the source gives one (MCP ``title``).
+    """
+
+    name: str
+    description: str = ""
+    params: tuple[ParamIR, ...] = ()
+    returns: TypeIR | None = None
+    title: str = ""
+
+    def param(self, name: str) -> ParamIR | None:
+        """The top-level parameter called ``name``, or None."""
+        return next((p for p in self.params if p.name == name), None)
+
+    @property
+    def input_type(self) -> TypeIR:
+        """The parameters as one object type (what JSON Schema calls the input schema)."""
+        return TypeIR("object", fields=self.params)
+
+    def input_schema(self) -> dict[str, Any]:
+        """The parameters as a JSON Schema object (``{"type": "object", "properties": ...}``)."""
+        schema = self.input_type.to_json_schema()
+        schema.setdefault("properties", {})
+        return schema
+
+    def depth(self) -> int:
+        """Nesting depth of the parameters (0 when every parameter is a scalar or scalar array)."""
+        return max((p.type.depth() for p in self.params), default=0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Lossless plain-dict form (IR JSON)."""
+        out: dict[str, Any] = {"name": self.name, "description": self.description,
+                               "params": [p.to_dict() for p in self.params]}
+        if self.returns is not None:
+            out["returns"] = self.returns.to_dict()
+        if self.title:
+            out["title"] = self.title
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ToolIR:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            name=data["name"],
+            description=data.get("description", ""),
+            params=tuple(ParamIR.from_dict(p) for p in data.get("params", ())),
+            returns=TypeIR.from_dict(data["returns"]) if data.get("returns") else None,
+            title=data.get("title", ""),
+        )
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call: a tool name and its arguments (a JSON object).
+
+    Equality compares the name and the arguments as JSON values.
+    """
+
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"name": ..., "arguments": {...}}``."""
+        return {"name": self.name, "arguments": dict(self.arguments)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ToolCall:
+        """Inverse of :meth:`to_dict`."""
+        return cls(name=data["name"], arguments=dict(data.get("arguments") or {}))
+
+    def __hash__(self) -> int:
+        return hash((self.name, json.dumps(self.arguments, sort_keys=True, default=str)))
+
+
+@dataclass(frozen=True)
+class Toolset:
+    """An ordered collection of tools with unique names, and optional executors.
+
+    Parameters
+    ----------
+    tools : tuple of ToolIR
+        The tools, in the order a format shows them.
+    executors : mapping of str to callable
+        Optional Python callables by tool name (``f(**arguments) -> result``). Not part of the
+        JSON form and not compared by ``==``.
+    source : str
+        Where the toolset came from (a file path or a label); not compared by ``==``.
+
+    Raises
+    ------
+    ValueError
+        When two tools share a name.
+    """
+
+    tools: tuple[ToolIR, ...] = ()
+    executors: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False)
+    source: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tools", tuple(self.tools))
+        seen: set[str] = set()
+        for tool in self.tools:
+            if tool.name in seen:
+                raise ValueError(f"duplicate tool name {tool.name!r} in toolset {self.source!r}")
+            seen.add(tool.name)
+
+    def __iter__(self) -> Iterator[ToolIR]:
+        return iter(self.tools)
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    def __getitem__(self, key: int | str) -> ToolIR:
+        if isinstance(key, str):
+            tool = self.get(key)
+            if tool is None:
+                raise KeyError(f"no tool named {key!r}")
+            return tool
+        return self.tools[key]
+
+    def __contains__(self, name: object) -> bool:
+        return any(t.name == name for t in self.tools)
+
+    @property
+    def names(self) -> list[str]:
+        """Tool names in order."""
+        return [t.name for t in self.tools]
+
+    def get(self, name: str) -> ToolIR | None:
+        """The tool called ``name``, or None."""
+        return next((t for t in self.tools if t.name == name), None)
+
+    def subset(self, names: Sequence[str]) -> Toolset:
+        """A new toolset of the named tools, in the order given. Unknown names raise KeyError."""
+        return replace(self, tools=tuple(self[n] for n in names),
+                       executors={n: f for n, f in self.executors.items() if n in names})
+
+    def to_dict(self) -> dict[str, Any]:
+        """IR JSON: ``{"toolform_ir": 1, "tools": [...]}``."""
+        return {"toolform_ir": 1, "tools": [t.to_dict() for t in self.tools]}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """IR JSON as text (UTF-8 safe, keys in declaration order)."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "") -> Toolset:
+        """Inverse of :meth:`to_dict`."""
+        return cls(tools=tuple(ToolIR.from_dict(t) for t in data["tools"]), source=source)
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "") -> Toolset:
+        """Inverse of :meth:`to_json`."""
+        return cls.from_dict(json.loads(text), source=source)
+
+
+@dataclass(frozen=True)
+class GoldCall:
+    """The call a request expects, with every acceptable value per argument.
+
+    Parameters
+    ----------
+    name : str
+        The expected tool.
+    accepted : mapping of str to tuple
+        For each expected argument, the values that count as right (BFCL's possible answers keep
+        several; a hand-written gold call has one each).
+    may_omit : tuple of str
+        Arguments that may also be left out (BFCL writes this as ``""`` among the values).
+    """
+
+    name: str
+    accepted: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    may_omit: tuple[str, ...] = ()
+
+    @classmethod
+    def from_call(cls, call: ToolCall) -> GoldCall:
+        """A gold call that accepts exactly ``call``'s values."""
+        return cls(name=call.name, accepted={k: (v,) for k, v in call.arguments.items()})
+
+    def first_call(self) -> ToolCall:
+        """A concrete call: the first acceptable value of each argument; omittable ones with no
+        acceptable value are left out."""
+        return ToolCall(self.name, {k: vs[0] for k, vs in self.accepted.items() if vs})
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"name", "accepted": {arg: [values]}, "may_omit": [...]}``."""
+        out: dict[str, Any] = {"name": self.name,
+                               "accepted": {k: list(v) for k, v in self.accepted.items()}}
+        if self.may_omit:
+            out["may_omit"] = list(self.may_omit)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GoldCall:
+        """Inverse of :meth:`to_dict`."""
+        return cls(name=data["name"],
+                   accepted={k: tuple(v) for k, v in (data.get("accepted") or {}).items()},
+                   may_omit=tuple(data.get("may_omit", ())))
+
+
+@dataclass(frozen=True)
+class Request:
+    """One labelled request: what the user says, the tools on offer and the gold calls.
+
+    Parameters
+    ----------
+    id : str
+        Unique within its dataset (e.g. ``"simple_python_12"``).
+    text : str
+        The user's request.
+    toolset : Toolset
+        The tools shown for this request.
+    gold : tuple of GoldCall
+        The expected calls (several for parallel requests; empty when no tool should be called).
+    category : str
+        The dataset category (``"simple_python"``, ``"multiple"``...).
+    source : str
+        Where the request comes from (dataset name and version).
+    """
+
+    id: str
+    text: str
+    toolset: Toolset
+    gold: tuple[GoldCall, ...] = ()
+    category: str = ""
+    source: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """One dataset JSONL line (see ``datasets/README.md``)."""
+        return {"id": self.id, "category": self.category, "source": self.source,
+                "request": self.text, "tools": self.toolset.to_dict(),
+                "gold": [g.to_dict() for g in self.gold]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Request:
+        """Inverse of :meth:`to_dict`."""
+        return cls(id=data["id"], text=data["request"],
+                   toolset=Toolset.from_dict(data["tools"], source=data["id"]),
+                   gold=tuple(GoldCall.from_dict(g) for g in data.get("gold", ())),
+                   category=data.get("category", ""), source=data.get("source", ""))

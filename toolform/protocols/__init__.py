@@ -1,0 +1,14 @@
+"""Answer protocols: how a model writes its calls, and how ToolForm reads them back.
+
+Each protocol is one registered class (``@register_protocol``) with an instruction, a writer and
+a parser; ``parse_reply`` reads any reply under any protocol and never raises.
+"""
+
+from . import _json, _prose, _python, _xml  # noqa: F401  (registers protocols)
+from ._parse import ParsedReply, parse_reply
+from ._registry import PROTOCOLS, Protocol, ProtocolSpec, get_protocol, protocol_ids, register_protocol
+
+__all__ = sorted([
+    "PROTOCOLS", "ParsedReply", "Protocol", "ProtocolSpec", "get_protocol", "parse_reply",
+    "protocol_ids", "register_protocol",
+])

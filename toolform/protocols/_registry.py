@@ -1,0 +1,95 @@
+"""The protocol registry: a protocol is a class with an instruction, a writer and a parser.
+
+A protocol class is registered with ``@register_protocol(...)``; its id is the snake_case form
+of the class name (``JsonObject`` → ``json_object``), so the key and the code spell the same id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, ClassVar, Sequence
+
+from .._registry import Registry, snake_case
+from ..errors import RegistryError, UnknownProtocolError
+from ..ir import ToolCall, Toolset
+
+
+class Protocol:
+    """Base class of every answer protocol.
+
+    Subclasses set ``instruction`` (the sentence the prompt gives the model) and implement
+    ``write`` and ``parse``. ``parse(write(calls)) == calls`` must hold for what the protocol can
+    carry (see ``ProtocolSpec.cannot_carry``).
+    """
+
+    instruction: ClassVar[str] = ""
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """Text in this protocol that carries ``calls`` (an empty list writes an abstention)."""
+        raise NotImplementedError
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The calls in ``text`` as written (names not yet resolved, values as the text gives them).
+
+        Returns an empty list when the text holds no call in this protocol. Raises
+        ``ParseError`` when the protocol's markers are there but broken. Must never run code.
+        """
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class ProtocolSpec:
+    """A registered protocol and its metadata.
+
+    ``text_values``: argument values arrive as text and are typed from the schema (so the main
+    grading rule allows re-nesting a flat argument). ``cannot_carry`` lists what a round trip
+    may lose (e.g. ``("nested_objects",)``), honoured by the round-trip tests.
+    """
+
+    id: str
+    name: str
+    description: str
+    protocol: Protocol
+    supports_parallel: bool = True
+    structured: bool = True
+    text_values: bool = False
+    cannot_carry: tuple[str, ...] = ()
+
+    @property
+    def instruction(self) -> str:
+        """The sentence the prompt gives the model."""
+        return self.protocol.instruction
+
+
+PROTOCOLS: Registry[ProtocolSpec] = Registry("protocol", UnknownProtocolError)
+
+
+def register_protocol(*, name: str, description: str, **flags: object
+                      ) -> Callable[[type[Protocol]], type[Protocol]]:
+    """Register the decorated :class:`Protocol` subclass under the snake_case of its name.
+
+    Raises
+    ------
+    RegistryError
+        On a duplicate id or a class without an instruction.
+    """
+
+    def decorate(cls: type[Protocol]) -> type[Protocol]:
+        if not cls.instruction:
+            raise RegistryError(f"protocol class {cls.__name__} has no instruction")
+        spec = ProtocolSpec(id=snake_case(cls.__name__), name=name, description=description,
+                            protocol=cls(), **flags)  # type: ignore[arg-type]
+        PROTOCOLS.add(spec.id, spec)
+        return cls
+
+    return decorate
+
+
+def get_protocol(protocol_id: str) -> ProtocolSpec:
+    """The :class:`ProtocolSpec` for ``protocol_id``; raises ``UnknownProtocolError``."""
+    return PROTOCOLS.get(protocol_id)
+
+
+def protocol_ids() -> list[str]:
+    """Registered protocol ids in registration order."""
+    return PROTOCOLS.ids()
