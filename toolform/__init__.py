@@ -26,6 +26,8 @@ _LAZY = {
     "load_dataset": "toolform.datasets",
     "run_cells": "toolform.runs",
     "ab_test": "toolform.abtest",
+    "recommend": "toolform.advisor",
+    "load_evidence": "toolform.evidence",
 }
 
 __all__ = sorted([

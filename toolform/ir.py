@@ -170,6 +170,8 @@ class TypeIR:
         else:
             out = {"type": self.kind}
         if self.nullable:
+            if "enum" in out and None not in out["enum"]:
+                out["enum"].append(None)  # else the enum itself would reject null
             if "type" in out:
                 out["type"] = [out["type"], "null"]
             else:
@@ -451,6 +453,12 @@ class Toolset:
         return replace(self, tools=tuple(self[n] for n in names),
                        executors={n: f for n, f in self.executors.items() if n in names})
 
+    def tier_estimate(self) -> int:
+        """The complexity tier (1 to 5) of the hardest tool; see :func:`toolform.tiers.tier_estimate`."""
+        from .tiers import tier_estimate
+
+        return tier_estimate(self)
+
     def to_dict(self) -> dict[str, Any]:
         """IR JSON: ``{"toolform_ir": 1, "tools": [...]}``."""
         return {"toolform_ir": 1, "tools": [t.to_dict() for t in self.tools]}
@@ -549,9 +557,11 @@ class Request:
                 "gold": [g.to_dict() for g in self.gold]}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Request:
-        """Inverse of :meth:`to_dict`."""
+    def from_dict(cls, data: Mapping[str, Any], toolset: Toolset | None = None) -> Request:
+        """Inverse of :meth:`to_dict`; ``toolset`` replaces ``data["tools"]`` when a dataset
+        shares one toolset file across its lines."""
         return cls(id=data["id"], text=data["request"],
-                   toolset=Toolset.from_dict(data["tools"], source=data["id"]),
+                   toolset=toolset if toolset is not None else
+                   Toolset.from_dict(data["tools"], source=data["id"]),
                    gold=tuple(GoldCall.from_dict(g) for g in data.get("gold", ())),
                    category=data.get("category", ""), source=data.get("source", ""))

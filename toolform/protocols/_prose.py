@@ -1,1 +1,260 @@
-"""(being written)"""
+"""The natural-language intent protocol: the model says in words which tool and which values.
+
+``I will use get_weather with city = "Paris" and unit = "celsius".`` A schema-guided rule
+adapter turns such sentences into calls:
+
+1. An intent is a verb (use, call, invoke, run, execute and their -s/-ing forms) followed by a
+   name, optionally as ``the tool X``, ``the X tool``, ``X`` in backticks or quotes. The name
+   must resolve to a tool of the toolset (any step of ``resolve_name``), or be followed by an
+   argument clause. A negation just before the verb (``I don't need to call X``), and a name
+   directly followed by ``(`` (that is code), are not intents.
+2. The argument clause starts with ``with`` (or ``using``, ``passing``, ``setting``, ``where``,
+   ``:``) and is a list of ``name OP value`` joined by commas, ``and`` or semicolons, where OP
+   is ``=``, ``:``, ``set to``, ``equal to``, ``equals``, ``is``, ``as``, ``of`` or ``to``.
+   Names are matched against the tool's parameter and (nested) field names, case-insensitively,
+   and written with the declared spelling; any other identifier followed by ``=`` or
+   ``set to`` is kept as written (the grader then rejects it).
+3. A value is a quoted string (JSON escapes understood), a JSON object or array, or bare text
+   up to the next ``, name OP``, the end of the sentence (a period and a space), the line, or
+   the next intent. Values are text typed from the schema (``coerce_text``); a quoted value
+   stays a string when the schema gives no type.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Sequence
+
+from ..ir import ParamIR, ToolCall, ToolIR, Toolset
+from ._common import Brackets, coerce_text, find_tool, match_brackets, strip_think
+from ._json import ABSTENTION
+from ._registry import Protocol, register_protocol
+
+__all__ = ["NlIntent"]
+
+_VERBS = (r"(?:use|uses|using|call|calls|calling|invoke|invokes|invoking|run|runs|running|"
+          r"execute|executes|executing)")
+_INTENT = re.compile(
+    rf"\b{_VERBS}\s+(?:the\s+)?(?:(?:tool|function)\s+)?(?:(?:called|named)\s+)?"
+    r"[`'\"*]*(?P<name>[^\W\d][\w\-]*(?:\.[^\W\d][\w\-]*)*)[`'\"*]*"
+    r"(?:\s+(?:tool|function)\b)?", re.I)
+_NEGATION = re.compile(r"\b(?:not|never|cannot|can't|can’t|won't|won’t|don't|don’t|doesn't|"
+                       r"doesn’t|no need to|without|instead of)\b[^.!?\n,;]*$", re.I)
+_CLAUSE = re.compile(r"[ \t]*,?[ \t]*(?:(?:with|using|passing|setting|where)\b[ \t]*|:[ \t]*)",
+                     re.I)
+_OPS = r"(?:=|:|\bset\s+to\b|\bequal\s+to\b|\bequals\b|\bis\b|\bas\b|\bof\b|\bto\b)"
+_GENERIC_KEY = re.compile(r"(?:the\s+)?[`'\"*]*(?P<key>[^\W\d][\w\-]*)[`'\"*]*"
+                          r"[ \t]*(?:=|\bset\s+to\b)[ \t]*", re.I)
+_SEP = re.compile(r"[ \t]*(?:,[ \t]*(?:and\b[ \t]*)?|;[ \t]*|and\b[ \t]*)?", re.I)
+_TAIL = re.compile(r"(?:[\s,;]|\b(?:and|then|so|I|I'll|I’ll|will|shall|we|let me)\b)+$", re.I)
+_SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
+_RAW_SEP = re.compile(r"[,;]|\band\b")
+_QUOTE_WINDOW = 10_000  # longest stretch searched for a closing quote
+
+
+def _field_names(params: Sequence[ParamIR], out: dict[str, str]) -> None:
+    """Every parameter and nested field name, keyed by its case-folded form."""
+    for p in params:
+        out.setdefault(p.name.casefold(), p.name)
+        t = p.type.items if p.type.kind == "array" and p.type.items is not None else p.type
+        if t.kind == "object":
+            _field_names(t.fields, out)
+
+
+class _Frame:
+    """The patterns that read one tool's arguments (built once per tool per reply)."""
+
+    def __init__(self, tool: ToolIR | None) -> None:
+        self.tool = tool
+        self.known: dict[str, str] = {}
+        if tool is not None:
+            _field_names(tool.params, self.known)
+        alts = "|".join(re.escape(k) for k in sorted(self.known.values(), key=len, reverse=True))
+        known_key = (rf"(?:the\s+)?[`'\"*]*(?:{alts})[`'\"*]*(?![\w\-])[ \t]*{_OPS}"
+                     if alts else None)
+        self.key = re.compile(known_key.replace("(?:" + alts, "(?P<key>" + alts, 1)
+                              + r"[ \t]*", re.I) if known_key else None
+        generic = r"(?:the\s+)?[`'\"*]*[^\W\d][\w\-]*[`'\"*]*[ \t]*(?:=|\bset\s+to\b)"
+        keys = f"{known_key}|{generic}" if known_key else generic
+        # where bare text stops: a separator before the next key, or the next intent
+        self.stop = re.compile(rf"(?:[,;]|\band\b)(?=[ \t]*(?:and\b[ \t]*)?(?:{keys}))"
+                               rf"|{_INTENT.pattern}", re.I)
+
+    def match_key(self, text: str, pos: int) -> tuple[str, int] | None:
+        """The argument name at ``pos`` (declared spelling when known) and where its value
+        starts, or None."""
+        if self.key is not None:
+            k = self.key.match(text, pos)
+            if k is not None:
+                written = k.group("key")
+                return self.known.get(written.casefold(), written), k.end()
+        k = _GENERIC_KEY.match(text, pos)
+        return (k.group("key"), k.end()) if k is not None else None
+
+
+class _Reader:
+    """Reads the intents of one reply against one toolset."""
+
+    def __init__(self, text: str, toolset: Toolset) -> None:
+        self.text = text
+        self.toolset = toolset
+        self._brackets: Brackets | None = None
+        self._sentence_end = -1
+        self._frames: dict[str, _Frame] = {}
+
+    def brackets(self) -> Brackets:
+        if self._brackets is None:  # only computed when a value starts with a bracket
+            self._brackets = match_brackets(self.text, "{[")
+        return self._brackets
+
+    def frame(self, name: str) -> _Frame:
+        if name not in self._frames:
+            self._frames[name] = _Frame(find_tool(name, self.toolset))
+        return self._frames[name]
+
+    def calls(self) -> list[ToolCall]:
+        out: list[ToolCall] = []
+        pos = 0
+        text = self.text
+        while True:
+            m = _INTENT.search(text, pos)
+            if m is None:
+                return out
+            pos = m.end()
+            name = m.group("name")
+            before = text[max(0, m.start() - 40):m.start()]
+            if _NEGATION.search(before) or text[m.end():m.end() + 40].lstrip().startswith("("):
+                continue
+            frame = self.frame(name)
+            clause = _CLAUSE.match(text, pos)
+            arguments: dict[str, Any] = {}
+            if clause is not None:
+                arguments, pos = self.arguments(clause.end(), frame)
+            if frame.tool is not None or arguments:
+                out.append(ToolCall(name, arguments))
+
+    def arguments(self, pos: int, frame: _Frame) -> tuple[dict[str, Any], int]:
+        """Read ``name OP value`` pairs from ``pos``; returns them and where reading stopped."""
+        out: dict[str, Any] = {}
+        text = self.text
+        while True:
+            key = frame.match_key(text, pos)
+            if key is None:
+                return out, pos
+            value, end = self.value(key[1], key[0], frame)
+            out[key[0]] = value
+            sep = _SEP.match(text, end)
+            nxt = sep.end() if sep is not None else end
+            if frame.match_key(text, nxt) is None:
+                return out, end
+            pos = nxt
+
+    def value(self, pos: int, key: str, frame: _Frame) -> tuple[Any, int]:
+        """The value starting at ``pos``, typed for ``key``, and the position after it."""
+        text = self.text
+        param = frame.tool.param(key) if frame.tool is not None else None
+        t = param.type if param is not None else None
+        quoted = self.quoted(pos)
+        if quoted is not None:
+            s, end = quoted
+            return (s if t is None or t.kind == "any" else coerce_text(s, t)), end
+        if pos < len(text) and text[pos] in "{[":
+            close = self.brackets().pairs.get(pos)
+            if close is not None:
+                return coerce_text(text[pos:close + 1], t), close + 1
+        end = self.raw_end(pos, frame)
+        raw = text[pos:end].strip()
+        if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "`*":
+            raw = raw.strip(raw[0])
+        return coerce_text(raw, t), end
+
+    def quoted(self, pos: int) -> tuple[str, int] | None:
+        """A quoted string at ``pos`` and the position after it, or None."""
+        text = self.text
+        if pos >= len(text):
+            return None
+        q = text[pos]
+        if q == '"':
+            try:
+                s, end = json.JSONDecoder().raw_decode(text, pos)
+            except ValueError:
+                close = text.find('"', pos + 1, self.line_end(pos))
+                return (text[pos + 1:close], close + 1) if close > 0 else None
+            return (s, end) if isinstance(s, str) else None
+        closer = {"'": r"'(?=[\s,.;)]|$)", "“": "”", "‘": "’"}.get(q)
+        if closer is None:
+            return None
+        m = re.compile(closer).search(text, pos + 1, self.line_end(pos))
+        return (text[pos + 1:m.start()], m.end()) if m is not None else None
+
+    def line_end(self, pos: int) -> int:
+        """The end of the line at ``pos``, looking at most ``_QUOTE_WINDOW`` characters on."""
+        limit = min(len(self.text), pos + _QUOTE_WINDOW)
+        end = self.text.find("\n", pos, limit)
+        return limit if end < 0 else end
+
+    def raw_end(self, pos: int, frame: _Frame) -> int:
+        """Where bare text starting at ``pos`` ends (see the module docstring, rule 3)."""
+        text = self.text
+        if self._sentence_end < pos:  # cached, so a long sentence is searched once
+            stop = _SENTENCE_END.search(text, pos)
+            self._sentence_end = stop.start() if stop is not None else len(text)
+        end = self._sentence_end
+        stop = frame.stop.search(text, pos, end)
+        if stop is None:
+            return end
+        if stop.group("name") is None:
+            return stop.start()
+        tail = _TAIL.search(text, max(pos, stop.start() - 40), stop.start())
+        return tail.start() if tail is not None else stop.start()
+
+
+def _value_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+@register_protocol(
+    name="Natural-language intent",
+    description=("A sentence per call naming the tool and its argument values in words; a "
+                 "rule adapter guided by the schema maps the sentence to a call."),
+    supports_parallel=True,
+    structured=False,
+    text_values=True,
+    cannot_carry=("untyped_values", "mistyped_values", "unknown_tools_without_arguments",
+                  "non_identifier_names"),
+)
+class NlIntent(Protocol):
+    """``I will use tool_name with arg = "value" and count = 2.``; rules in the module docstring.
+
+    Writing: one sentence per call, string values as JSON strings, other values as JSON.
+    Reading never raises: free text has no markers to break.
+
+    ``cannot_carry``: values of undeclared type come back as text (``untyped_values``);
+    values of the wrong type for their parameter come back typed (``mistyped_values``); a call
+    to a tool outside the toolset with no arguments is not an intent; tool and argument names
+    that are not word characters, dots and dashes (``non_identifier_names``).
+    """
+
+    instruction = ('To call a tool, say in one sentence which tool you will use and with which '
+                   'values, for example: I will use tool_name with arg = "value" and count = 2. '
+                   'Write one such sentence per call.')
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One sentence per call, a plain sentence for none."""
+        if not calls:
+            return ABSTENTION
+        lines = []
+        for call in calls:
+            parts = [f"{k} = {_value_text(v)}" for k, v in call.arguments.items()]
+            if not parts:
+                lines.append(f"I will use {call.name}.")
+                continue
+            joined = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+            lines.append(f"I will use {call.name} with {joined}.")
+        return "\n".join(lines)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The intents stated in ``text`` as calls (never raises)."""
+        text, _ = strip_think(text)
+        return _Reader(text, toolset).calls()

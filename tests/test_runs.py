@@ -1,0 +1,182 @@
+"""The run engine, the eight-cell A/B and the statistics behind it, with a scripted client."""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+
+import pytest
+
+from toolform.abtest import CORE_FORMATS, ab_test, select_requests, summarize_cells
+from toolform.clients import Completion
+from toolform.errors import ClientError
+from toolform.ir import GoldCall, ParamIR, Request, ToolCall, ToolIR, Toolset, TypeIR
+from toolform.protocols import get_protocol
+from toolform.runs import TURN_COLUMNS, Cell, read_checkpoint, run_cells
+from toolform.stats import paired_bootstrap, wilson_interval
+
+WEATHER = ToolIR("get_weather", "Current weather for a city.", params=(
+    ParamIR("city", TypeIR("string"), "City name."),
+    ParamIR("unit", TypeIR("enum", values=("celsius", "fahrenheit")), "Unit.", required=False,
+            default="celsius"),
+))
+TIME = ToolIR("get_time", "Local time in a time zone.", params=(
+    ParamIR("zone", TypeIR("string"), "IANA zone."),))
+TOOLS = Toolset((WEATHER, TIME))
+
+
+def make_requests(k: int) -> list[Request]:
+    out = []
+    for i in range(k):
+        gold = ToolCall("get_weather", {"city": f"City{i}"}) if i % 2 == 0 else \
+            ToolCall("get_time", {"zone": f"Zone/{i}"})
+        out.append(Request(id=f"r{i}", text=f"request {i}", toolset=TOOLS,
+                           gold=(GoldCall.from_call(gold),), category="test"))
+    return out
+
+
+class ScriptedClient:
+    """Answers with the gold call in the asked protocol, except on requests listed as wrong or
+    failing. Counts calls per (system prompt, request)."""
+
+    model = "scripted"
+
+    def __init__(self, requests, wrong=(), failing=(), fail_times=1):
+        self.by_text = {r.text: r for r in requests}
+        self.wrong = set(wrong)
+        self.failing = {rid: fail_times for rid in failing}
+        self.calls = 0
+        self.lock = threading.Lock()
+
+    def complete(self, messages, *, max_tokens=256, temperature=0.0, tools=None, extra_body=None):
+        with self.lock:
+            self.calls += 1
+        request = self.by_text[messages[-1]["content"]]
+        system = messages[0]["content"]
+        protocol = next(p for p in ("xml_call", "nl_intent", "python_call", "json_object")
+                        if get_protocol(p).instruction in system)
+        with self.lock:
+            if self.failing.get(request.id, 0) > 0:
+                self.failing[request.id] -= 1
+                raise ClientError("server said 503", status=503)
+        if request.id in self.wrong:
+            text = "I cannot help with that."
+        else:
+            text = get_protocol(protocol).protocol.write([request.gold[0].first_call()], TOOLS)
+        return Completion(text=text, tool_calls=None, prompt_tokens=100, completion_tokens=10,
+                          latency_s=0.01, model=self.model, finish_reason="stop")
+
+
+def test_every_turn_is_a_row_with_declared_columns():
+    requests = make_requests(4)
+    client = ScriptedClient(requests, wrong={"r1"})
+    frame = run_cells([Cell("json_schema_openai"), Cell("xml_schema")], requests, client,
+                      progress=False)
+    assert list(frame.columns) == [c[0] for c in TURN_COLUMNS]
+    assert len(frame) == 8
+    assert set(frame["cell"]) == {"json_schema_openai/json_object", "xml_schema/xml_call"}
+    assert frame.loc[frame["request_id"] == "r1", "correct_main"].tolist() == [False, False]
+    assert frame.loc[frame["request_id"] != "r1", "correct_main"].all()
+    assert (frame["model"] == "scripted").all()
+    assert frame["prompt_tokens"].tolist() == [100] * 8
+
+
+def test_failed_request_is_a_row_and_resume_retries_only_it(tmp_path):
+    requests = make_requests(6)
+    checkpoint = tmp_path / "turns.jsonl"
+    client = ScriptedClient(requests, failing={"r3"})
+    first = run_cells([Cell("json_schema_openai")], requests, client, checkpoint=checkpoint,
+                      progress=False, max_concurrency=2)
+    assert client.calls == 6
+    failed = first[first["request_id"] == "r3"].iloc[0]
+    assert "503" in failed["error"] and not failed["correct_main"]
+    assert first["error"].isna().sum() == 5
+    again = run_cells([Cell("json_schema_openai")], requests, client, checkpoint=checkpoint,
+                      progress=False)
+    assert client.calls == 7  # only the failed turn was asked again
+    assert again["error"].isna().all() and again["correct_main"].all()
+    assert len(read_checkpoint(checkpoint)) == 6
+
+
+def test_stop_then_resume_loses_and_repeats_nothing(tmp_path):
+    requests = make_requests(10)
+    checkpoint = tmp_path / "turns.jsonl"
+    stop = threading.Event()
+
+    class Stopping(ScriptedClient):
+        def complete(self, messages, **kw):
+            out = super().complete(messages, **kw)
+            if self.calls >= 4:
+                stop.set()
+            return out
+
+    client = Stopping(requests)
+    partial = run_cells([Cell("python_stub")], requests, client, checkpoint=checkpoint,
+                        progress=False, max_concurrency=1, stop=stop)
+    assert 4 <= len(partial) < 10
+    stop.clear()
+    resumed = ScriptedClient(requests)
+    full = run_cells([Cell("python_stub")], requests, resumed, checkpoint=checkpoint,
+                     progress=False)
+    assert resumed.calls == 10 - len(partial)
+    assert full["request_id"].tolist() == [f"r{i}" for i in range(10)]
+    assert full["correct_main"].all()
+
+
+def test_torn_checkpoint_line_is_skipped(tmp_path):
+    path = tmp_path / "c.jsonl"
+    row = {"model": "m", "cell": "a/b", "request_id": "r0"}
+    path.write_text(json.dumps(row) + "\n" + '{"model": "m", "cell', encoding="utf-8")
+    assert read_checkpoint(path) == [row]
+
+
+def test_ab_test_accuracy_intervals_and_best_cell():
+    requests = make_requests(20)
+    client = ScriptedClient(requests, wrong={"r0", "r1", "r2", "r3"})
+    result = ab_test(requests, client, n=20, progress=False)
+    assert set(result.cells["format_id"]) == set(CORE_FORMATS)
+    main = result.cells[result.cells["rule"] == "main"]
+    assert (main["accuracy"] == 80.0).all()
+    lo, hi = wilson_interval(16, 20)
+    assert main["ci_low"].round(6).eq(round(lo, 6)).all()
+    assert (main["minus_reference"] == 0.0).all()
+    assert len(result.best) == 8  # every cell tied, and the tie is reported
+    assert "tied" in result.summary()
+    table = result.table()
+    assert list(table["cell"])[0] == "xml_schema/xml_call" and table["main"].eq(80.0).all()
+
+
+def test_select_requests_is_seeded():
+    requests = make_requests(30)
+    a = [r.id for r in select_requests(requests, 10, seed=1)]
+    assert a == [r.id for r in select_requests(requests, 10, seed=1)]
+    assert a != [r.id for r in select_requests(requests, 10, seed=2)]
+    assert len(select_requests(requests, 99)) == 30
+
+
+def test_summarize_leaves_out_errors():
+    requests = make_requests(4)
+    client = ScriptedClient(requests, failing={"r0"}, fail_times=99)
+    turns = run_cells([Cell("json_minimal")], requests, client, progress=False)
+    cells = summarize_cells(turns)
+    row = cells[cells["rule"] == "main"].iloc[0]
+    assert (row["n"], row["n_errors"], row["correct"], row["accuracy"]) == (3, 1, 3, 100.0)
+
+
+def test_wilson_interval_hand_checked():
+    lo, hi = wilson_interval(5, 10)
+    assert (round(lo, 2), round(hi, 2)) == (23.66, 76.34)
+    lo, hi = wilson_interval(0, 10)
+    assert round(lo, 9) == 0.0 and round(hi, 2) == 27.75
+    assert all(math.isnan(x) for x in wilson_interval(0, 0))
+
+
+def test_paired_bootstrap():
+    same = [True, False, True, True]
+    assert paired_bootstrap(same, same) == (0.0, 0.0, 0.0)
+    diff, lo, hi = paired_bootstrap([True] * 10, [False] * 5 + [True] * 5, seed=3)
+    assert diff == 50.0 and lo < 50.0 < hi <= 100.0
+    assert paired_bootstrap([True] * 10, [False] * 5 + [True] * 5, seed=3) == (diff, lo, hi)
+    with pytest.raises(ValueError):
+        paired_bootstrap([True], [True, False])

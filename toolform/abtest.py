@@ -1,0 +1,212 @@
+"""The eight-cell A/B test: the eight core formats, each with its default protocol, on one model.
+
+The study's best selection procedure is to measure these eight cells on the target model
+(``evidence: selection``); ``ab_test`` runs them on N requests, summarises accuracy per cell under
+the three grading rules with Wilson 95% intervals, picks the best cell (under ``symmetric`` by
+default, the rule the study recommends for measurement), and gives each cell's paired contrast
+against ``json_schema_openai`` with a bootstrap interval.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+import pandas as pd
+
+from .grading import RULES
+from .ir import Request
+from .runs import Cell, run_cells
+from .stats import paired_bootstrap, wilson_interval
+
+__all__ = ["CORE_FORMATS", "CELL_COLUMNS", "ABResult", "ab_test", "select_requests",
+           "summarize_cells"]
+
+#: The eight core formats, in the order of the study's main grid.
+CORE_FORMATS = ("xml_schema", "natural_language", "python_stub", "json_schema_openai",
+                "yaml_schema", "typescript", "markdown_table", "json_minimal")
+
+REFERENCE_FORMAT = "json_schema_openai"
+
+#: Declared columns of ``ABResult.cells``: (name, dtype, unit, meaning).
+CELL_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
+    ("cell", "string", "", "format_id/protocol_id"),
+    ("format_id", "string", "", "schema format"),
+    ("protocol_id", "string", "", "answer protocol"),
+    ("rule", "string", "", "grading rule: main, symmetric or as_written"),
+    ("n", "int64", "turns", "graded turns (turns with a server error are left out)"),
+    ("n_errors", "int64", "turns", "turns lost to a server error"),
+    ("correct", "int64", "turns", "turns graded correct"),
+    ("accuracy", "float64", "percent", "correct / n"),
+    ("ci_low", "float64", "percent", "Wilson 95% interval, lower bound"),
+    ("ci_high", "float64", "percent", "Wilson 95% interval, upper bound"),
+    ("minus_reference", "float64", "percentage points", "accuracy minus json_schema_openai on the same requests"),
+    ("minus_reference_low", "float64", "percentage points", "paired bootstrap 95% interval, lower"),
+    ("minus_reference_high", "float64", "percentage points", "paired bootstrap 95% interval, upper"),
+)
+
+
+def select_requests(requests: Any, n: int, seed: int = 0) -> list[Request]:
+    """``n`` requests drawn without replacement by a seeded shuffle (the same for a seed).
+
+    ``requests`` is a sequence of ``Request``, a ``Dataset`` or a sequence of ``Dataset``.
+    Asking for more than there are returns them all (shuffled).
+    """
+    pool = list(_as_requests(requests))
+    random.Random(seed).shuffle(pool)
+    return pool[:n]
+
+
+def _as_requests(source: Any) -> Iterable[Request]:
+    if hasattr(source, "requests"):
+        return source.requests
+    items = list(source)
+    if items and hasattr(items[0], "requests"):
+        return [r for dataset in items for r in dataset.requests]
+    return items
+
+
+def summarize_cells(turns: pd.DataFrame, *, reference: str = REFERENCE_FORMAT, seed: int = 0,
+                    n_boot: int = 2000) -> pd.DataFrame:
+    """Accuracy per cell and rule from a turn frame (see :data:`CELL_COLUMNS`).
+
+    The contrast against ``reference`` pairs the two cells on the requests both answered
+    without a server error; it is NaN when the reference cell is absent.
+    """
+    rows = []
+    ok = turns[turns["error"].isna()]
+    ref = ok[ok["format_id"] == reference]
+    for cell, group in turns.groupby("cell", sort=False):
+        graded = group[group["error"].isna()]
+        for rule in RULES:
+            column = f"correct_{rule}"
+            correct = int(graded[column].sum())
+            low, high = wilson_interval(correct, len(graded))
+            diff = (float("nan"),) * 3
+            if len(ref):
+                paired = graded[["request_id", column]].merge(
+                    ref[["request_id", column]], on="request_id", suffixes=("", "_ref"))
+                if len(paired):
+                    diff = paired_bootstrap(paired[column].tolist(), paired[f"{column}_ref"].tolist(),
+                                            n_boot=n_boot, seed=seed)
+            rows.append({
+                "cell": cell, "format_id": group["format_id"].iloc[0],
+                "protocol_id": group["protocol_id"].iloc[0], "rule": rule, "n": len(graded),
+                "n_errors": len(group) - len(graded), "correct": correct,
+                "accuracy": 100 * correct / len(graded) if len(graded) else float("nan"),
+                "ci_low": low, "ci_high": high, "minus_reference": diff[0],
+                "minus_reference_low": diff[1], "minus_reference_high": diff[2],
+            })
+    frame = pd.DataFrame(rows, columns=[c[0] for c in CELL_COLUMNS])
+    return frame.astype({name: dtype for name, dtype, _, _ in CELL_COLUMNS})
+
+
+@dataclass(frozen=True)
+class ABResult:
+    """What ``ab_test`` returns.
+
+    Attributes
+    ----------
+    turns : pandas.DataFrame
+        One row per turn (``toolform.runs.TURN_COLUMNS``).
+    cells : pandas.DataFrame
+        One row per cell and rule (:data:`CELL_COLUMNS`); accuracies in percent, Wilson 95%
+        intervals, paired bootstrap contrasts against ``json_schema_openai``.
+    headline_rule : str
+        The rule the best cell is chosen under.
+    best : tuple of str
+        The best cell label(s) under ``headline_rule``; more than one when tied.
+    model : str
+        The model measured.
+    """
+
+    turns: pd.DataFrame
+    cells: pd.DataFrame
+    headline_rule: str
+    best: tuple[str, ...]
+    model: str
+
+    def table(self) -> pd.DataFrame:
+        """A display table: one row per cell, accuracy and interval per rule, contrast vs JSON.
+
+        Columns ``<rule>`` (percent), ``<rule>_ci`` (text ``"[low, high]"``), ``<rule>_vs_json``
+        (percentage points with interval, as text), and ``n``.
+        """
+        out = []
+        for cell, group in self.cells.groupby("cell", sort=False):
+            row: dict[str, Any] = {"cell": cell, "n": int(group["n"].iloc[0])}
+            for r in group.itertuples():
+                row[r.rule] = round(r.accuracy, 1)
+                row[f"{r.rule}_ci"] = f"[{r.ci_low:.1f}, {r.ci_high:.1f}]"
+                row[f"{r.rule}_vs_json"] = (
+                    f"{r.minus_reference:+.1f} [{r.minus_reference_low:+.1f}, {r.minus_reference_high:+.1f}]")
+            out.append(row)
+        return pd.DataFrame(out)
+
+    def chart(self) -> Any:
+        """Altair chart: accuracy per cell with 95% intervals, one colour per rule."""
+        from .charts import ab_chart
+
+        return ab_chart(self.cells, title=f"Eight-cell A/B on {self.model}")
+
+    def summary(self) -> str:
+        """One line: the best cell, its accuracy and interval under the headline rule."""
+        head = self.cells[(self.cells["rule"] == self.headline_rule)
+                          & self.cells["cell"].isin(self.best)].iloc[0]
+        tie = f" (tied: {', '.join(self.best)})" if len(self.best) > 1 else ""
+        return (f"{self.model}: best cell {self.best[0]}{tie} at {head.accuracy:.1f}% "
+                f"[{head.ci_low:.1f}, {head.ci_high:.1f}] under {self.headline_rule}, "
+                f"n={int(head.n)} per cell")
+
+
+def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] = CORE_FORMATS,
+            checkpoint: str | os.PathLike[str] | None = None, seed: int = 0,
+            headline_rule: str = "symmetric", max_concurrency: int = 4, max_tokens: int = 256,
+            progress: bool = True, stop: threading.Event | None = None) -> ABResult:
+    """Run the eight-cell A/B test on one model.
+
+    Parameters
+    ----------
+    requests : Dataset, sequence of Dataset, or sequence of Request
+        Where the requests come from; ``n`` are drawn by a seeded shuffle.
+    client : ChatClient
+        The model (``OpenAICompatClient``, ``ReplayClient``...).
+    n : int
+        Requests per cell (the study measured 50 per cell, 400 turns in all).
+    formats : sequence of str
+        The formats, each with its default protocol (default: the eight core formats).
+    checkpoint : path, optional
+        JSONL checkpoint; a rerun resumes from it.
+    seed : int
+        Seed of the request draw and the bootstrap.
+    headline_rule : str
+        Rule the best cell is chosen under (``symmetric`` by default, as the study recommends).
+    max_concurrency, max_tokens, progress, stop
+        Passed to :func:`toolform.runs.run_cells`.
+
+    Returns
+    -------
+    ABResult
+
+    Raises
+    ------
+    GradingError
+        When ``headline_rule`` is not one of the three rules.
+    """
+    from .errors import GradingError
+
+    if headline_rule not in RULES:
+        raise GradingError(f"headline_rule must be one of {RULES}, got {headline_rule!r}")
+    chosen = select_requests(requests, n, seed)
+    turns = run_cells([Cell(f) for f in formats], chosen, client, checkpoint=checkpoint,
+                      max_concurrency=max_concurrency, max_tokens=max_tokens, progress=progress,
+                      stop=stop)
+    cells = summarize_cells(turns, seed=seed)
+    head = cells[cells["rule"] == headline_rule]
+    top = head["accuracy"].max()
+    best = tuple(head.loc[head["accuracy"] == top, "cell"]) if len(head) else ()
+    return ABResult(turns=turns, cells=cells, headline_rule=headline_rule, best=best,
+                    model=getattr(client, "model", ""))

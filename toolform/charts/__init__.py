@@ -1,0 +1,18 @@
+"""Altair charts: each a function of a tidy DataFrame, returning a chart the caller composes."""
+
+from ._runs import ab_chart, save_chart
+from ._study import (
+    cost_frontier_chart,
+    crossing_chart,
+    disclosure_chart,
+    hijack_chart,
+    ladder_chart,
+    rule_flip_chart,
+    s_curve_chart,
+    selection_chart,
+)
+
+__all__ = sorted([
+    "ab_chart", "cost_frontier_chart", "crossing_chart", "disclosure_chart", "hijack_chart",
+    "ladder_chart", "rule_flip_chart", "s_curve_chart", "save_chart", "selection_chart",
+])

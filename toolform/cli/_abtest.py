@@ -1,0 +1,65 @@
+"""``toolform ab-test``: the eight-cell A/B test from the command line."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+#: The committed recording of the eight-cell A/B against the local model (see its README).
+DEFAULT_CASSETTE = "cassettes/ab8_qwen2.5-coder-0.5b-instruct.jsonl"
+DEFAULT_MODEL = "qwen2.5-coder-0.5b-instruct"
+DEFAULT_DATASETS = "bfcl/simple_python,bfcl/multiple"
+
+
+def default_cassette() -> Path:
+    """Path of the packaged eight-cell cassette."""
+    return Path(str(resources.files("toolform.datasets").joinpath(DEFAULT_CASSETTE)))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``ab-test`` command to ``app``."""
+
+    @app.command("ab-test")
+    def ab_test_command(
+        dataset: str = typer.Option(DEFAULT_DATASETS, help="Comma-separated dataset names."),
+        model: str = typer.Option(DEFAULT_MODEL, help="Model id sent to the server."),
+        base_url: Optional[str] = typer.Option(
+            None, help="OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1). "
+                       "Without it, the cassette is replayed offline."),
+        api_key: Optional[str] = typer.Option(None, envvar="TOOLFORM_API_KEY",
+                                              help="API key for the server, if it needs one."),
+        n: int = typer.Option(50, min=1, help="Requests per cell."),
+        out: Path = typer.Option(Path("out/ab-test"), help="Folder for CSV, chart and checkpoint."),
+        cassette: Optional[Path] = typer.Option(
+            None, help="Cassette to replay from (and record to, with --base-url). "
+                       "Default: the committed local-model recording."),
+        seed: int = typer.Option(0, help="Seed of the request draw and the bootstrap."),
+        concurrency: int = typer.Option(4, min=1, help="Requests in flight at once."),
+        progress: bool = typer.Option(True, help="Show a progress bar."),
+    ) -> None:
+        """Run the eight core formats, each with its default protocol, and print the table."""
+        from ..abtest import ab_test
+        from ..charts import save_chart
+        from ..clients import OpenAICompatClient, ReplayClient
+        from ..datasets import load_dataset
+
+        datasets = [load_dataset(name.strip()) for name in dataset.split(",") if name.strip()]
+        tape = cassette or default_cassette()
+        if base_url:
+            live = OpenAICompatClient(base_url, model, api_key=api_key, max_concurrency=concurrency)
+            client = ReplayClient(tape, inner=live, mode="auto")
+        else:
+            client = ReplayClient(tape, model=model, mode="replay")
+        out.mkdir(parents=True, exist_ok=True)
+        result = ab_test(datasets, client, n=n, seed=seed, checkpoint=out / "turns.jsonl",
+                         max_concurrency=concurrency, progress=progress)
+        result.turns.to_csv(out / "turns.csv", index=False)
+        result.cells.to_csv(out / "cells.csv", index=False)
+        written = save_chart(result.chart(), out / "ab_chart")
+        typer.echo(result.table().to_string(index=False))
+        typer.echo(result.summary())
+        typer.echo(f"wrote {out / 'turns.csv'}, {out / 'cells.csv'}, "
+                   + ", ".join(str(p) for p in written))

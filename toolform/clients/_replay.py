@@ -1,0 +1,283 @@
+"""Record model replies to a cassette and replay them, so runs and notebooks are deterministic.
+
+A cassette is JSON Lines, one recording per line::
+
+    {"key": "<sha256>", "request": {"model", "messages", "params"}, "response": <Completion dict>,
+     "recorded_at": "<UTC ISO 8601>"}
+
+``params`` is ``{"max_tokens", "temperature", "tools", "extra_body"}`` exactly as the caller passed
+them (None means "the inner client's default"), and ``key`` is the SHA-256 of the canonical JSON
+of ``{"model", "messages", "params"}`` (see :func:`request_key`).
+
+A cassette path is either a file or a folder:
+
+* a path ending in ``.jsonl`` is one file, read and appended to;
+* any other path is a folder: every ``*.jsonl`` in it is read (in name order) and new recordings
+  go to ``<folder>/recorded.jsonl``. Folders let a team keep recordings from several sessions
+  side by side.
+
+When a key is recorded twice, the recording read last wins (file order, then line order).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import warnings
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..errors import CassetteMissError, DatasetError
+from ._base import ChatClient, Completion
+
+__all__ = ["MODES", "ReplayClient", "request_key"]
+
+#: The modes a :class:`ReplayClient` runs in.
+MODES = ("auto", "record", "replay")
+
+#: Where a folder cassette appends new recordings.
+FOLDER_APPEND_NAME = "recorded.jsonl"
+
+
+def request_key(model: str, messages: list[dict[str, Any]], *, max_tokens: int | None = None,
+                temperature: float | None = None, tools: list[dict[str, Any]] | None = None,
+                extra_body: dict[str, Any] | None = None) -> str:
+    """The cassette key of a request: SHA-256 of its canonical JSON.
+
+    Canonical JSON is ``json.dumps(..., sort_keys=True, separators=(",", ":"),
+    ensure_ascii=False)`` of ``{"model", "messages", "params": {"max_tokens", "temperature",
+    "tools", "extra_body"}}``, encoded as UTF-8. Dict key order does not change the key; any
+    change of a value does.
+
+    Parameters
+    ----------
+    model : str
+        The model id the request goes to.
+    messages : list of dict
+        The chat messages.
+    max_tokens, temperature, tools, extra_body
+        As passed to :meth:`ChatClient.complete` (None stays None: "the client's default").
+
+    Returns
+    -------
+    str
+        64 lowercase hex digits.
+    """
+    text = _canonical(_request(model, messages, max_tokens, temperature, tools, extra_body))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _request(model: str, messages: list[dict[str, Any]], max_tokens: int | None,
+             temperature: float | None, tools: list[dict[str, Any]] | None,
+             extra_body: dict[str, Any] | None) -> dict[str, Any]:
+    return {"model": model, "messages": messages,
+            "params": {"max_tokens": max_tokens, "temperature": temperature, "tools": tools,
+                       "extra_body": extra_body}}
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class ReplayClient:
+    """A client that answers from recorded replies, and records new ones through another client.
+
+    Parameters
+    ----------
+    cassette : str or path
+        A ``.jsonl`` file, or a folder of them (see the module docstring). It need not exist yet.
+    inner : ChatClient, optional
+        The client that answers what is not recorded. Required in ``"record"`` and ``"auto"``.
+    mode : {"auto", "record", "replay"}, default "auto"
+        ``"replay"``: only recordings, a miss raises :class:`~toolform.errors.CassetteMissError`;
+        ``"record"``: always ask ``inner`` and append the reply; ``"auto"``: replay what is
+        recorded, ask ``inner`` and append otherwise.
+    model : str, optional
+        The model id used in keys. Defaults to ``inner.model``; required when there is no inner.
+
+    Raises
+    ------
+    ValueError
+        On an unknown mode, a missing ``inner`` in ``"record"``/``"auto"`` mode, no model id, or
+        a ``model`` that differs from ``inner.model``.
+    toolform.errors.DatasetError
+        When a cassette line other than the last of its file is not a valid recording (the file
+        and line number are named). A truncated last line, as a crash mid-write leaves, is
+        skipped with a warning and dropped before the next append.
+
+    Notes
+    -----
+    A replayed :class:`Completion` carries the recorded ``latency_s``, so latency statistics of a
+    replayed run are those of the recorded one. Sampling at ``temperature > 0`` is recorded once
+    per key: replays return that one sample. Safe to call from many threads; appends happen one
+    line at a time under a lock and are flushed and fsync'd.
+
+    Examples
+    --------
+    >>> from toolform.clients import OpenAICompatClient
+    >>> live = OpenAICompatClient("http://127.0.0.1:8080/v1", "qwen2.5-coder-0.5b-instruct")
+    >>> client = ReplayClient("replies.jsonl", live)                       # doctest: +SKIP
+    >>> offline = ReplayClient("replies.jsonl", mode="replay",
+    ...                        model="qwen2.5-coder-0.5b-instruct")         # doctest: +SKIP
+    """
+
+    def __init__(self, cassette: str | os.PathLike[str], inner: ChatClient | None = None, *,
+                 mode: str = "auto", model: str | None = None) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        if inner is None and mode != "replay":
+            raise ValueError(f"mode {mode!r} needs an inner client to ask; pass inner=...")
+        if inner is not None and model is not None and model != inner.model:
+            raise ValueError(f"model {model!r} differs from the inner client's {inner.model!r}")
+        resolved = model if model is not None else getattr(inner, "model", None)
+        if not resolved:
+            raise ValueError("a replay-only client needs model=... to compute request keys")
+        self.model: str = resolved
+        self.inner = inner
+        self.mode = mode
+        path = Path(cassette)
+        self.cassette = path
+        self._append_path = path if path.suffix == ".jsonl" else path / FOLDER_APPEND_NAME
+        self._lock = threading.Lock()
+        self._records: dict[str, Completion] = {}
+        self._load()
+
+    def __repr__(self) -> str:
+        return f"ReplayClient({str(self.cassette)!r}, mode={self.mode!r}, model={self.model!r})"
+
+    def __len__(self) -> int:
+        """Number of distinct recorded keys."""
+        return len(self._records)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._records
+
+    def describe(self) -> dict[str, Any]:
+        """Run metadata: the inner client's description plus ``cassette``, ``mode`` and size.
+
+        Returns
+        -------
+        dict
+            ``client`` (``"ReplayClient"``), ``model``, ``cassette``, ``mode``, ``recordings``
+            and, when there is an inner client, ``inner`` (its ``describe()``).
+        """
+        out: dict[str, Any] = {"client": "ReplayClient", "model": self.model,
+                               "cassette": str(self.cassette), "mode": self.mode,
+                               "recordings": len(self._records)}
+        if self.inner is not None:
+            out["inner"] = self.inner.describe()
+        return out
+
+    def key(self, messages: list[dict[str, Any]], *, max_tokens: int | None = None,
+            temperature: float | None = None, tools: list[dict[str, Any]] | None = None,
+            extra_body: dict[str, Any] | None = None) -> str:
+        """This client's key for a request: :func:`request_key` with this client's model.
+
+        Parameters
+        ----------
+        messages, max_tokens, temperature, tools, extra_body
+            As for :meth:`complete`.
+
+        Returns
+        -------
+        str
+            64 lowercase hex digits.
+        """
+        return request_key(self.model, messages, max_tokens=max_tokens, temperature=temperature,
+                           tools=tools, extra_body=extra_body)
+
+    def complete(self, messages: list[dict[str, Any]], *, max_tokens: int | None = None,
+                 temperature: float | None = None, tools: list[dict[str, Any]] | None = None,
+                 extra_body: dict[str, Any] | None = None) -> Completion:
+        """Answer from the cassette, or ask the inner client and record its reply.
+
+        Parameters are those of :meth:`ChatClient.complete`; None values are recorded as None
+        and passed on as None, so the inner client applies its own defaults.
+
+        Returns
+        -------
+        Completion
+
+        Raises
+        ------
+        toolform.errors.CassetteMissError
+            In ``"replay"`` mode, when the request was never recorded (names key and cassette).
+        toolform.errors.ClientError
+            When the inner client fails.
+        """
+        request = _request(self.model, messages, max_tokens, temperature, tools, extra_body)
+        text = _canonical(request)
+        key = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if self.mode != "record":
+            with self._lock:
+                found = self._records.get(key)
+            if found is not None:
+                return found
+            if self.mode == "replay":
+                raise CassetteMissError(key, str(self.cassette))
+        assert self.inner is not None  # guaranteed by __init__ for record and auto
+        completion = self.inner.complete(messages, max_tokens=max_tokens, temperature=temperature,
+                                         tools=tools, extra_body=extra_body)
+        line = {"key": key, "request": request, "response": completion.to_dict(),
+                "recorded_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        self._append(key, line, completion)
+        return completion
+
+    # -- cassette I/O ---------------------------------------------------------------------------
+    def _files(self) -> list[Path]:
+        if self.cassette.suffix == ".jsonl":
+            return [self.cassette] if self.cassette.is_file() else []
+        if self.cassette.is_dir():
+            return sorted(self.cassette.glob("*.jsonl"))
+        return []
+
+    def _load(self) -> None:
+        for path in self._files():
+            raw = path.read_bytes()
+            lines = raw.decode("utf-8", errors="replace").split("\n")
+            # With no final newline, the text after the last one is a record cut short mid-write.
+            partial = len(lines) if not raw.endswith(b"\n") else None
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    data = json.loads(line)
+                    self._records[data["key"]] = Completion.from_dict(data["response"])
+                except (ValueError, KeyError, TypeError) as exc:
+                    if number == partial:
+                        warnings.warn(f"cassette {path}: skipping truncated last line {number} "
+                                      f"({exc})", RuntimeWarning, stacklevel=3)
+                        continue
+                    raise DatasetError(f"cassette {path}, line {number}: not a recording "
+                                       f"({type(exc).__name__}: {exc})") from exc
+
+    def _append(self, key: str, line: dict[str, Any], completion: Completion) -> None:
+        data = (_canonical(line) + "\n").encode("utf-8")
+        with self._lock:
+            path = self._append_path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "ab") as handle:
+                _drop_partial_tail(handle, path)
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            self._records[key] = completion
+
+
+def _drop_partial_tail(handle: Any, path: Path) -> None:
+    """Cut a file open for appending back to its last newline (a crash can leave half a line)."""
+    size = path.stat().st_size
+    if size == 0:
+        return
+    with open(path, "rb") as reader:
+        reader.seek(size - 1)
+        if reader.read(1) == b"\n":
+            return
+        reader.seek(0)
+        keep = reader.read().rfind(b"\n") + 1
+    warnings.warn(f"cassette {path}: dropping {size - keep} bytes of a truncated last line "
+                  "before appending", RuntimeWarning, stacklevel=4)
+    handle.truncate(keep)

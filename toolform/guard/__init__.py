@@ -1,0 +1,42 @@
+"""The guard: scan and clean tool metadata, pin definitions, and measure hijacking.
+
+The study's threat (``injection.json``): a third party who controls one tool's description
+writes one plain instruction into it, and every format that shows descriptions let models follow
+it on 38.48 to 54.16% of turns, while the minimal schema, which shows none, let none through.
+The guard keeps instructions out of the description channel:
+
+- :func:`scan_toolset` runs ten rules, TS101 to TS110 (:data:`RULES`), over every name, title,
+  description, default and enum value, at any depth, and returns :class:`Finding` objects
+  (:func:`findings_frame` for a DataFrame); :func:`guard` does it in one call from a file.
+- :func:`clean_toolset` returns a copy without the flagged sentences and hidden characters (or
+  without any description), and a log of every change.
+- :func:`pin` / :func:`verify` hash each tool definition so a description changed after approval
+  is caught.
+- :func:`detector_scores` measures the rules on the labelled set in ``datasets/guard/``;
+  :func:`hijack_experiment` measures, per format, how often a model follows a planted sentence,
+  with and without the guard.
+
+The guard never executes, fetches or evaluates anything it reads. Its only decoding is TS107
+looking at a base64 or hex run of at most :data:`MAX_DECODE_CHARS` characters as text.
+"""
+
+from ._clean import CLEAN_MODES, CleanLogEntry, clean_toolset, strip_text
+from ._fields import FIELD_KINDS, FieldText, iter_fields
+from ._hijack import (CONDITIONS, DEFAULT_SENTENCE, DEFAULT_SENTINEL, HIJACK_COLUMNS, HijackResult,
+                      calls_follow, hijack_experiment, plant_instruction, record_hijack)
+from ._labelled import (SPLITS, DetectorScores, LabelledText, detector_scores, labelled_toolset,
+                        load_labelled_set)
+from ._pin import PinReport, pin, read_lockfile, tool_hash, verify, write_lockfile
+from ._rules import MAX_DECODE_CHARS, RULES, SEVERITIES, Rule, get_rule
+from ._scan import (FINDING_COLUMNS, Finding, GuardReport, findings_frame, guard, scan_text,
+                    scan_toolset)
+
+__all__ = sorted([
+    "CLEAN_MODES", "CONDITIONS", "DEFAULT_SENTENCE", "DEFAULT_SENTINEL", "DetectorScores",
+    "FIELD_KINDS", "FINDING_COLUMNS", "FieldText", "Finding", "GuardReport", "HIJACK_COLUMNS",
+    "HijackResult", "LabelledText", "MAX_DECODE_CHARS", "PinReport", "RULES", "Rule",
+    "SEVERITIES", "SPLITS", "CleanLogEntry", "calls_follow", "clean_toolset", "detector_scores",
+    "findings_frame", "get_rule", "guard", "hijack_experiment", "iter_fields", "labelled_toolset",
+    "load_labelled_set", "pin", "plant_instruction", "read_lockfile", "record_hijack",
+    "scan_text", "scan_toolset", "strip_text", "tool_hash", "verify", "write_lockfile",
+])

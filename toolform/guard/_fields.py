@@ -1,0 +1,188 @@
+"""Every piece of tool metadata a model can read, as addressed text fields.
+
+A toolset's text lives in tool names, titles and descriptions, and, for every parameter at any
+depth (object fields, array items, union options, return types), in its name, title, description,
+default and enum values. :func:`iter_fields` lists them with a stable path such as
+``tools[2].params.notify.description`` or ``tools[0].params.mode.enum[1]``;
+:func:`rebuild_toolset` writes edited values back by the same paths.
+
+Non-string defaults and enum values are scanned as their compact JSON text, so offsets into
+such a field refer to that JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, Mapping
+
+from ..ir import NO_DEFAULT, ParamIR, ToolIR, Toolset, TypeIR
+
+__all__ = ["FIELD_KINDS", "REMOVE", "FieldText", "iter_fields", "rebuild_toolset", "value_text"]
+
+#: The kinds of field the guard reads: (kind, meaning).
+FIELD_KINDS: tuple[tuple[str, str], ...] = (
+    ("tool.name", "the name a call must use"),
+    ("tool.title", "the tool's display title (MCP title)"),
+    ("tool.description", "the tool's prose"),
+    ("param.name", "a parameter's or object field's name"),
+    ("param.title", "a parameter's JSON Schema title"),
+    ("param.description", "a parameter's prose"),
+    ("param.default", "a parameter's declared default (JSON text when not a string)"),
+    ("param.enum", "one allowed value of an enum (JSON text when not a string)"),
+)
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
+
+
+class _Remove:
+    """Sentinel for "take this value out" in :func:`rebuild_toolset` edits."""
+
+    def __repr__(self) -> str:
+        return "REMOVE"
+
+
+#: Edit value meaning: drop the default, or drop this enum value.
+REMOVE: Any = _Remove()
+
+
+@dataclass(frozen=True)
+class FieldText:
+    """One readable field of a toolset.
+
+    Parameters
+    ----------
+    path : str
+        Where it is, e.g. ``tools[2].params.notify.description``.
+    kind : str
+        One of the kinds in :data:`FIELD_KINDS`.
+    tool : str
+        The name of the tool it belongs to.
+    text : str
+        The text a model would read (JSON text for non-string defaults and enum values).
+    value : Any
+        The value itself: the default or enum value as declared, else the same as ``text``.
+    """
+
+    path: str
+    kind: str
+    tool: str
+    text: str
+    value: Any = None
+
+
+def value_text(value: Any) -> str:
+    """The text of a default or enum value: itself when a string, else its compact JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _key(name: str) -> str:
+    """A path segment for a parameter name: ``.name`` or ``["odd.name"]``."""
+    return f".{name}" if _IDENT.match(name) else f"[{json.dumps(name, ensure_ascii=False)}]"
+
+
+def _type_fields(t: TypeIR, path: str, tool: str) -> Iterator[FieldText]:
+    for j, value in enumerate(t.values):
+        yield FieldText(f"{path}.enum[{j}]", "param.enum", tool, value_text(value), value)
+    for p in t.fields:
+        yield from _param_fields(p, f"{path}.fields{_key(p.name)}", tool)
+    if t.items is not None:
+        yield from _type_fields(t.items, f"{path}.items", tool)
+    for k, option in enumerate(t.options):
+        yield from _type_fields(option, f"{path}.options[{k}]", tool)
+
+
+def _param_fields(p: ParamIR, path: str, tool: str) -> Iterator[FieldText]:
+    yield FieldText(f"{path}.name", "param.name", tool, p.name)
+    if p.title:
+        yield FieldText(f"{path}.title", "param.title", tool, p.title)
+    if p.description:
+        yield FieldText(f"{path}.description", "param.description", tool, p.description)
+    if p.has_default:
+        yield FieldText(f"{path}.default", "param.default", tool, value_text(p.default),
+                        p.default)
+    yield from _type_fields(p.type, path, tool)
+
+
+def iter_fields(toolset: Toolset) -> Iterator[FieldText]:
+    """Every readable field of ``toolset``, tool by tool, in declaration order.
+
+    Empty titles and descriptions and absent defaults are skipped; names are always listed.
+    """
+    for i, tool in enumerate(toolset.tools):
+        base = f"tools[{i}]"
+        yield FieldText(f"{base}.name", "tool.name", tool.name, tool.name)
+        if tool.title:
+            yield FieldText(f"{base}.title", "tool.title", tool.name, tool.title)
+        if tool.description:
+            yield FieldText(f"{base}.description", "tool.description", tool.name, tool.description)
+        for p in tool.params:
+            yield from _param_fields(p, f"{base}.params{_key(p.name)}", tool.name)
+        if tool.returns is not None:
+            yield from _type_fields(tool.returns, f"{base}.returns", tool.name)
+
+
+# -- writing edits back ------------------------------------------------------------------------
+
+Edits = Mapping[str, Any]
+
+
+def _edit_type(t: TypeIR, path: str, edits: Edits) -> TypeIR:
+    values = tuple(edits.get(f"{path}.enum[{j}]", v) for j, v in enumerate(t.values))
+    kept = tuple(v for v in values if v is not REMOVE)
+    fields = tuple(_edit_param(p, f"{path}.fields{_key(p.name)}", edits) for p in t.fields)
+    items = _edit_type(t.items, f"{path}.items", edits) if t.items is not None else None
+    options = tuple(_edit_type(o, f"{path}.options[{k}]", edits) for k, o in enumerate(t.options))
+    if t.values and not kept:
+        # JSON Schema forbids an empty enum: the type falls back to the values' scalar kind.
+        return replace(t, kind=t.enum_base(), values=(), fields=fields, items=items,
+                       options=options)
+    return replace(t, values=kept, fields=fields, items=items, options=options)
+
+
+def _edit_param(p: ParamIR, path: str, edits: Edits) -> ParamIR:
+    default = edits.get(f"{path}.default", p.default)
+    return replace(
+        p,
+        title=edits.get(f"{path}.title", p.title),
+        description=edits.get(f"{path}.description", p.description),
+        default=NO_DEFAULT if default is REMOVE else default,
+        type=_edit_type(p.type, path, edits),
+    )
+
+
+def _edit_tool(tool: ToolIR, base: str, edits: Edits) -> ToolIR:
+    return replace(
+        tool,
+        title=edits.get(f"{base}.title", tool.title),
+        description=edits.get(f"{base}.description", tool.description),
+        params=tuple(_edit_param(p, f"{base}.params{_key(p.name)}", edits) for p in tool.params),
+        returns=(_edit_type(tool.returns, f"{base}.returns", edits)
+                 if tool.returns is not None else None),
+    )
+
+
+def rebuild_toolset(toolset: Toolset, edits: Edits) -> Toolset:
+    """A copy of ``toolset`` with the fields at the given paths replaced.
+
+    Parameters
+    ----------
+    toolset : Toolset
+        The original (left unchanged).
+    edits : mapping of str to Any
+        Path (as :func:`iter_fields` gives it) to new value: a string for a title or
+        description, a value or :data:`REMOVE` for a default or an enum value. Names cannot be
+        edited. An enum whose every value is removed becomes its values' scalar kind.
+
+    Returns
+    -------
+    Toolset
+        The edited copy, with the same executors and source.
+    """
+    if not edits:
+        return toolset
+    tools = tuple(_edit_tool(t, f"tools[{i}]", edits) for i, t in enumerate(toolset.tools))
+    return replace(toolset, tools=tools)

@@ -1,0 +1,428 @@
+"""Scanning: run the ten rules over every field of a toolset and report findings.
+
+The guard only reads: it never executes, fetches or evaluates anything it scans, and the one
+decoding it does (TS107 looking at a base64 or hex run of at most
+:data:`~toolform.guard._rules.MAX_DECODE_CHARS` characters) turns bytes into text to read them.
+
+Text rules read a field with its invisible characters taken out (so ``ig\\u200bnore previous
+instructions`` is still read as words), and report offsets into the original text.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from ..ir import Toolset
+from ._fields import FieldText, iter_fields
+from ._rules import (INVISIBLE_CLASS, NAME_TOKEN, RULES, SEVERITIES, Hit, Matcher, Rule,
+                     ScanContext, get_rule, invisible_spans, severity_rank, shadowing, words_of)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ._clean import CleanLogEntry
+    from ._pin import PinReport
+
+__all__ = ["FINDING_COLUMNS", "Finding", "GuardReport", "findings_frame", "guard", "scan_text",
+           "scan_toolset"]
+
+_HAS_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]").search
+_PROSE = frozenset({"tool.title", "tool.description", "param.title", "param.description",
+                    "param.default", "param.enum"})
+
+#: Longest excerpt a finding keeps, in characters (longer spans end with "…").
+EXCERPT_CHARS = 160
+
+#: The declared columns of :func:`findings_frame`: (name, dtype, unit, meaning).
+FINDING_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
+    ("rule", "string", "", "rule id, TS101 to TS110"),
+    ("name", "string", "", "the rule's short name"),
+    ("severity", "string", "", "high, medium or low"),
+    ("tool", "string", "", "the tool the field belongs to"),
+    ("path", "string", "", "the field, e.g. tools[2].params.notify.description"),
+    ("kind", "string", "", "the field's kind (tool.description, param.enum...)"),
+    ("start", "int64", "characters", "start offset of the span in the field's text"),
+    ("end", "int64", "characters", "end offset (exclusive) of the span"),
+    ("excerpt", "string", "", "the span's text, invisible characters shown as \\u escapes"),
+    ("detail", "string", "", "why the span matched"),
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One rule match in one field of one tool.
+
+    Parameters
+    ----------
+    rule : str
+        Rule id (``TS101`` ... ``TS110``).
+    name : str
+        The rule's short name.
+    severity : str
+        ``"high"``, ``"medium"`` or ``"low"``.
+    tool : str
+        The tool the field belongs to.
+    path : str
+        The field's path, e.g. ``tools[2].params.notify.description`` or ``...enum[1]``.
+    kind : str
+        The field's kind (``tool.description``, ``param.default``...).
+    start, end : int
+        Character offsets of the span in the field's text (``end`` exclusive).
+    excerpt : str
+        The span's text (at most :data:`EXCERPT_CHARS` characters), invisible characters
+        written as ``\\uXXXX`` escapes.
+    detail : str
+        Why it matched.
+    """
+
+    rule: str
+    name: str
+    severity: str
+    tool: str
+    path: str
+    kind: str
+    start: int
+    end: int
+    excerpt: str
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict with one key per column of :data:`FINDING_COLUMNS`."""
+        return {c[0]: getattr(self, c[0]) for c in FINDING_COLUMNS}
+
+
+def _excerpt(text: str) -> str:
+    shown = text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS - 1] + "…"
+    spans = invisible_spans(shown)
+    if not spans:
+        return shown
+    out, last = [], 0
+    for s, e in spans:
+        out.append(shown[last:s])
+        out.append("".join(f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
+                           for c in shown[s:e]))
+        last = e
+    out.append(shown[last:])
+    return "".join(out)
+
+
+def _merge(hits: Iterable[Hit]) -> list[Hit]:
+    """One hit per overlapping run: the union span, the highest severity and its detail."""
+    merged: list[Hit] = []
+    for h in sorted(hits, key=lambda h: (h.start, -h.end)):
+        if merged and h.start < merged[-1].end:
+            last = merged[-1]
+            best = last if severity_rank(last.severity) <= severity_rank(h.severity) else h
+            merged[-1] = Hit(last.start, max(last.end, h.end), best.severity, best.detail)
+        else:
+            merged.append(h)
+    return merged
+
+
+def _trigger_sets(rule: Rule) -> tuple[frozenset[str], tuple[str, ...]]:
+    """A rule's whole-word triggers and its substring triggers (see :class:`Rule`)."""
+    return (frozenset(t for t in rule.triggers if t.isalnum()),
+            tuple(t.rstrip("*") for t in rule.triggers if not t.isalnum()))
+
+
+_TRIGGERS = {r.id: _trigger_sets(r) for r in RULES}
+_NO_NAMES: frozenset[str] = frozenset()
+
+
+def _visible(text: str) -> tuple[str, list[int] | None]:
+    """``text`` without its invisible characters, and the map from visible offsets back to
+    ``text`` (None when nothing was hidden)."""
+    if not _HAS_INVISIBLE(text):
+        return text, None
+    hidden = invisible_spans(text)
+    if not hidden:
+        return text, None
+    hidden_at = {i for s, e in hidden for i in range(s, e)}
+    keep = [i for i in range(len(text)) if i not in hidden_at]
+    return "".join(text[i] for i in keep), keep + [len(text)]
+
+
+def _hits(rule: Rule, matcher: Matcher, source: str, ctx: ScanContext,
+          back: list[int] | None) -> list[tuple[Rule, Hit]]:
+    hits = list(matcher(source, ctx))
+    if len(hits) > 1:
+        hits = _merge(hits)
+    if back is not None:
+        hits = [Hit(back[h.start], back[h.end - 1] + 1 if h.end > h.start else back[h.start],
+                    h.severity, h.detail) for h in hits]
+    return [(rule, h) for h in hits]
+
+
+def _text_hits(text: str, kind: str, rules: Sequence[Rule], *,
+               use_triggers: bool = True) -> list[tuple[Rule, Hit]]:
+    """Every (rule, hit) the per-text matchers find in one field's text (offsets into
+    ``text``); the catalogue matchers are run separately, per tool.
+
+    ``use_triggers=False`` runs every matcher whatever its triggers say (the test that the
+    triggers hide no match uses it).
+    """
+    visible, back = _visible(text)
+    lowered = visible.lower()
+    words = words_of(lowered)
+    ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
+    out: list[tuple[Rule, Hit]] = []
+    for rule in rules:
+        if kind not in rule.kinds:
+            continue
+        if use_triggers and rule.triggers:
+            by_word, substrings = _TRIGGERS[rule.id]
+            if by_word.isdisjoint(words) and not any(t in lowered for t in substrings):
+                continue
+        if rule.id == "TS106":
+            if back is not None or not use_triggers:  # nothing hidden: nothing to report
+                out.extend(_hits(rule, rule.matcher, text, ctx, None))
+        else:
+            out.extend(_hits(rule, rule.matcher, visible, ctx, back))
+    return out
+
+
+def _catalogue_hits(text: str, ctx: ScanContext,
+                    rules: Sequence[Rule]) -> list[tuple[Rule, Hit]]:
+    if ctx.known_names is None or ctx.known_names.isdisjoint(NAME_TOKEN.findall(text)):
+        return []
+    out: list[tuple[Rule, Hit]] = []
+    for rule in rules:
+        if rule.catalogue_matcher is not None and ctx.kind in rule.kinds:
+            visible, back = _visible(text)
+            out.extend(_hits(rule, rule.catalogue_matcher, visible, ctx, back))
+    return out
+
+
+def _finding(rule: Rule, hit: Hit, f: FieldText) -> Finding:
+    return Finding(rule=rule.id, name=rule.name, severity=hit.severity, tool=f.tool, path=f.path,
+                   kind=f.kind, start=hit.start, end=hit.end,
+                   excerpt=_excerpt(f.text[hit.start:hit.end]), detail=hit.detail)
+
+
+def _order(pairs: list[tuple[Rule, Hit]]) -> list[tuple[Rule, Hit]]:
+    return sorted(pairs, key=lambda p: (p[1].start, p[0].id))
+
+
+def scan_text(text: str, kind: str = "tool.description", *, tool: str = "",
+              tool_names: Sequence[str] = (), rules: Sequence[str] | None = None) -> list[Finding]:
+    """Scan one loose text as if it sat in a field of the given kind.
+
+    Parameters
+    ----------
+    text : str
+        The text to read.
+    kind : str, default "tool.description"
+        The field kind it stands for (see ``FIELD_KINDS``): it decides which rules read it.
+    tool : str, optional
+        The tool it belongs to (names of *other* tools in ``tool_names`` count for TS104).
+    tool_names : sequence of str, optional
+        The catalogue's tool names.
+    rules : sequence of str, optional
+        Rule ids to run (default: all ten).
+
+    Returns
+    -------
+    list of Finding
+        By offset, with ``path`` set to ``"<text>"``.
+
+    Raises
+    ------
+    KeyError
+        When ``rules`` names an unknown rule id.
+    """
+    chosen = [get_rule(r) for r in rules] if rules is not None else RULES
+    f = FieldText("<text>", kind, tool, text)
+    pairs = _text_hits(text, kind, chosen)
+    ctx = ScanContext(tuple(tool_names), tool, kind)
+    if ctx.known_names:
+        pairs += _catalogue_hits(text, ctx, chosen)
+    return [_finding(r, h, f) for r, h in _order(pairs)]
+
+
+def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> list[Finding]:
+    """Run the guard's rules over every field of every tool.
+
+    Parameters
+    ----------
+    toolset : Toolset
+        The tools to read (names, titles, descriptions, and every parameter's name, title,
+        description, default and enum values at any depth).
+    rules : sequence of str, optional
+        Rule ids to run (default: all ten).
+
+    Returns
+    -------
+    list of Finding
+        In field order (tool by tool, as :func:`~toolform.guard._fields.iter_fields` walks
+        them), then by offset.
+
+    Raises
+    ------
+    KeyError
+        When ``rules`` names an unknown rule id.
+
+    Notes
+    -----
+    Identical texts in fields of the same kind are read once per scan (catalogues repeat
+    parameter prose such as "Repository owner" many times).
+    """
+    chosen = tuple(get_rule(r) for r in rules) if rules is not None else RULES
+    names = tuple(toolset.names)
+    shadows: dict[int, list[tuple[str, str]]] = {}
+    if any(r.id == "TS110" for r in chosen):
+        for i, _j, severity, detail in shadowing(names):
+            shadows.setdefault(i, []).append((severity, detail))
+    ts110 = get_rule("TS110")
+    known = ScanContext(names).known_names  # worked out once, shared by every tool's context
+    read_names = any(r.catalogue_matcher is not None for r in chosen) and bool(known)
+    # A name can only occur in a text holding one of the separators the names use, unless
+    # some name has none (camelCase, digits), in which case every text is tokenised.
+    separators = {ch for n in (known or ()) for ch in "_-." if ch in n}
+    plain_names = any(not any(ch in n for ch in "_-.") for n in (known or ()))
+    seen: dict[tuple[str, str], list[tuple[Rule, Hit]]] = {}
+    named: dict[str, bool] = {}  # text -> mentions a recognisable tool name
+    findings: list[Finding] = []
+    index = -1
+    ctx = ScanContext(names, "", "", known)
+    for f in iter_fields(toolset):
+        if f.kind == "param.name" and not _HAS_INVISIBLE(f.text):
+            continue  # only TS106 reads parameter names
+        pairs = seen.get((f.kind, f.text))
+        if pairs is None:
+            pairs = seen[(f.kind, f.text)] = _text_hits(f.text, f.kind, chosen)
+        if read_names and f.kind in _PROSE:
+            mentions = named.get(f.text)
+            if mentions is None:
+                mentions = named[f.text] = bool(
+                    (plain_names or any(ch in f.text for ch in separators))
+                    and not known.isdisjoint(NAME_TOKEN.findall(f.text)))
+            if mentions:
+                if ctx.tool != f.tool or ctx.kind != f.kind:
+                    ctx = ScanContext(names, f.tool, f.kind, known)
+                extra = _catalogue_hits(f.text, ctx, chosen)
+                if extra:
+                    pairs = _order(pairs + extra)
+        findings.extend(_finding(r, h, f) for r, h in pairs)
+        if f.kind == "tool.name":
+            index += 1
+            for severity, detail in shadows.get(index, ()):
+                findings.append(_finding(ts110, Hit(0, len(f.text), severity, detail), f))
+    return findings
+
+
+def findings_frame(findings: Iterable[Finding]) -> pd.DataFrame:
+    """Findings as a DataFrame with the declared columns of :data:`FINDING_COLUMNS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per finding (an empty frame keeps the columns and dtypes).
+    """
+    import pandas as pd
+
+    frame = pd.DataFrame([f.to_dict() for f in findings], columns=[c[0] for c in FINDING_COLUMNS])
+    return frame.astype({name: dtype for name, dtype, _, _ in FINDING_COLUMNS})
+
+
+@dataclass(frozen=True)
+class GuardReport:
+    """What :func:`guard` found, and what it did.
+
+    Parameters
+    ----------
+    source : str
+        Where the toolset came from (a path or the toolset's own label).
+    toolset : Toolset
+        The toolset as read.
+    findings : tuple of Finding
+        Every finding in ``toolset``.
+    cleaned : Toolset or None
+        The cleaned copy when a clean mode was asked for.
+    clean_log : tuple of CleanLogEntry
+        What cleaning changed (empty without cleaning).
+    clean_mode : str or None
+        The clean mode used.
+    pin : PinReport or None
+        The check against a lockfile, when one was given.
+    """
+
+    source: str
+    toolset: Toolset
+    findings: tuple[Finding, ...]
+    cleaned: Toolset | None = None
+    clean_log: tuple[CleanLogEntry, ...] = ()
+    clean_mode: str | None = None
+    pin: PinReport | None = field(default=None)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The findings as a DataFrame (see :func:`findings_frame`)."""
+        return findings_frame(self.findings)
+
+    def count(self, severity: str) -> int:
+        """How many findings have this severity."""
+        if severity not in SEVERITIES:
+            raise ValueError(f"severity must be one of {SEVERITIES}, got {severity!r}")
+        return sum(f.severity == severity for f in self.findings)
+
+    @property
+    def ok(self) -> bool:
+        """True when there is no high finding and no pin mismatch."""
+        return self.count("high") == 0 and (self.pin is None or self.pin.ok)
+
+    def summary(self) -> str:
+        """One line: tools, findings by severity, cleaning and pin outcome."""
+        parts = [f"{len(self.toolset)} tools",
+                 ", ".join(f"{self.count(s)} {s}" for s in SEVERITIES)]
+        if self.clean_mode:
+            parts.append(f"{self.clean_mode}: {len(self.clean_log)} field(s) changed")
+        if self.pin is not None:
+            parts.append(self.pin.summary())
+        return f"{self.source}: " + "; ".join(parts) + (" — OK" if self.ok else " — FAIL")
+
+
+def guard(source: Toolset | str | os.PathLike[str], *, clean: str | None = None,
+          lockfile: dict[str, Any] | str | os.PathLike[str] | None = None) -> GuardReport:
+    """Scan a toolset in one call, optionally clean it and check it against a lockfile.
+
+    Parameters
+    ----------
+    source : Toolset or path
+        A toolset, or a tools file that ``toolform.io.load_tools`` reads.
+    clean : {"strip_high", "drop_descriptions"}, optional
+        Also build a cleaned copy (see :func:`~toolform.guard.clean_toolset`).
+    lockfile : dict or path, optional
+        A lockfile from :func:`~toolform.guard.pin` to verify the toolset against.
+
+    Returns
+    -------
+    GuardReport
+
+    Raises
+    ------
+    toolform.errors.LoaderError
+        When the tools file or the lockfile cannot be read.
+    ValueError
+        On an unknown clean mode.
+    """
+    from ._clean import clean_toolset
+    from ._pin import verify
+
+    if isinstance(source, Toolset):
+        toolset, label = source, source.source or "<toolset>"
+    else:
+        from ..io import load_tools
+
+        toolset, label = load_tools(source), str(Path(source))
+    findings = tuple(scan_toolset(toolset))
+    cleaned, log = None, ()
+    if clean is not None:
+        cleaned, entries = clean_toolset(toolset, mode=clean)
+        log = tuple(entries)
+    pin_report = verify(toolset, lockfile) if lockfile is not None else None
+    return GuardReport(source=label, toolset=toolset, findings=findings, cleaned=cleaned,
+                       clean_log=log, clean_mode=clean, pin=pin_report)

@@ -1,0 +1,781 @@
+"""Helpers every protocol parser shares, written once.
+
+What lives here:
+
+* limits: :data:`MAX_REPLY_CHARS` and :data:`MAX_DEPTH`, and the grading :data:`RULES`;
+* reply cleaning: :func:`strip_think` (``<think>…</think>`` reasoning) and :func:`code_fences`;
+* bracket matching in one linear pass (:func:`match_brackets`), so no hostile reply can make
+  a parser quadratic;
+* tolerant JSON: :func:`loads_loose` reads JSON, and when that fails a small tokenizer accepts
+  single-quoted strings, Python's ``True``/``False``/``None``, trailing commas and bare keys
+  (nothing is ever evaluated); :func:`json_fragments` finds every JSON value in prose;
+* name resolution (:func:`resolve_name`): case, separators, then the nearest name;
+* schema-guided typing of text values (:func:`coerce_text`) for text-valued protocols;
+* re-nesting of flat arguments (:func:`renest`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..errors import ParseError
+from ..ir import ParamIR, ToolIR, Toolset, TypeIR
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_REPLY_CHARS",
+    "NAME_RATIO",
+    "RULES",
+    "Fragment",
+    "Move",
+    "Brackets",
+    "code_fences",
+    "coerce_text",
+    "json_fragments",
+    "loads_loose",
+    "match_brackets",
+    "renest",
+    "resolve_name",
+    "strip_think",
+    "to_json_value",
+]
+
+#: The grading rules, in the order the study reports them.
+RULES = ("main", "symmetric", "as_written")
+
+#: Replies longer than this many characters are not parsed at all (an issue says so).
+MAX_REPLY_CHARS = 1_000_000
+
+#: Deepest bracket / element nesting a parser accepts in one value.
+MAX_DEPTH = 100
+
+#: Smallest ``difflib`` similarity ratio at which an unknown tool name resolves to a tool.
+NAME_RATIO = 0.85
+
+
+# -- reply cleaning ----------------------------------------------------------------------------
+_THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
+
+
+def strip_think(text: str) -> tuple[str, bool]:
+    """Remove reasoning blocks from a reply.
+
+    A closed ``<think>…</think>`` (also ``<thinking>``, ``<reasoning>``) block is removed; a
+    closing tag with no opening tag (chat templates that open the block in the prompt) removes
+    everything before it; an opening tag that is never closed removes everything after it (the
+    reply stopped while reasoning, so a call in there is a draft).
+
+    Parameters
+    ----------
+    text : str
+        The reply.
+
+    Returns
+    -------
+    tuple of (str, bool)
+        The cleaned text, and whether anything was removed.
+    """
+    lower_close = re.compile(r"</(think|thinking|reasoning)>", re.I)
+    removed = False
+    first_close = lower_close.search(text)
+    first_open = _THINK_OPEN.search(text)
+    if first_close and (first_open is None or first_close.start() < first_open.start()):
+        text = text[first_close.end():]
+        removed = True
+    out = []
+    pos = 0
+    while True:
+        m = _THINK_OPEN.search(text, pos)
+        if m is None:
+            out.append(text[pos:])
+            break
+        out.append(text[pos:m.start()])
+        removed = True
+        close = re.compile(rf"</{m.group(1)}>", re.I).search(text, m.end())
+        if close is None:
+            break
+        pos = close.end()
+    return "".join(out), removed
+
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+\-.]*)[^\n]*$", re.M)
+
+
+def code_fences(text: str) -> list[tuple[str, str]]:
+    """The Markdown code blocks in ``text``.
+
+    Returns
+    -------
+    list of (str, str)
+        ``(language, body)`` per block in order; the language is lower case ("" when none). An
+        unclosed final fence runs to the end of the text.
+    """
+    blocks = []
+    pos = 0
+    while True:
+        m = _FENCE.search(text, pos)
+        if m is None:
+            return blocks
+        fence, lang = m.group(1), m.group(2).lower()
+        body_start = m.end() + 1
+        close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.M)
+        c = close.search(text, body_start)
+        if c is None:
+            blocks.append((lang, text[body_start:]))
+            return blocks
+        blocks.append((lang, text[body_start:c.start()]))
+        pos = c.end()
+
+
+# -- bracket matching --------------------------------------------------------------------------
+_PAIRS = {"}": "{", "]": "[", ")": "("}
+
+
+@dataclass(frozen=True)
+class Brackets:
+    """What :func:`match_brackets` found.
+
+    Attributes
+    ----------
+    pairs : dict of int to int
+        Position of each matched opening bracket to the position of its closing bracket.
+    levels : dict of int to int
+        Position of each opening bracket to the number of brackets enclosing it.
+    depths : dict of int to int
+        Position of each matched opening bracket to the nesting depth of its span (1 when
+        nothing is nested inside).
+    spans : list of (int, int)
+        Outermost matched spans ``(open, close)``; one nested deeper than :data:`MAX_DEPTH`
+        is left out.
+    unclosed : list of (int, int)
+        Outermost brackets that never close: ``(open, end)`` where ``end`` is the position
+        of the closing bracket that did not fit, or the text's length.
+    """
+
+    pairs: dict[int, int]
+    levels: dict[int, int]
+    depths: dict[int, int]
+    spans: list[tuple[int, int]]
+    unclosed: list[tuple[int, int]]
+
+
+_STRING_TOKENS = r""""(?:[^"\\]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
+
+
+def match_brackets(text: str, opens: str = "{[") -> Brackets:
+    """Match brackets in one pass, skipping quoted strings inside brackets.
+
+    Quotes only open a string inside a bracket, so apostrophes in prose do no harm. A
+    double-quoted string may span lines; a single-quoted one ends at the line's end. A quote
+    that never closes is read as an ordinary character. A closing bracket that does not fit
+    the innermost open one abandons every open bracket. The work is linear in the text:
+    prose and strings are skipped by the regular-expression engine, and only brackets cost a
+    step of Python.
+
+    Parameters
+    ----------
+    text : str
+        The text to scan.
+    opens : str
+        The opening brackets to track (any of ``{[(``).
+
+    Returns
+    -------
+    Brackets
+    """
+    closes = "".join(c for c, o in _PAIRS.items() if o in opens)
+    outside = re.compile(f"[{re.escape(opens)}]+")
+    inside = re.compile(f"[{re.escape(opens)}]+|[{re.escape(closes)}]|{_STRING_TOKENS}", re.S)
+    found = Brackets({}, {}, {}, [], [])
+    stack: list[int] = []  # positions of open brackets
+    sub: list[int] = []  # depth of what each open bracket holds so far
+    pos = 0
+    while True:
+        m = (inside if stack else outside).search(text, pos)
+        if m is None:
+            break
+        start, pos = m.start(), m.end()
+        first = text[start]
+        if first in opens:  # a run of opening brackets, pushed at once
+            n = pos - start
+            found.levels.update(zip(range(start, pos), range(len(stack), len(stack) + n)))
+            stack.extend(range(start, pos))
+            sub.extend([1] * n)
+        elif first in closes:
+            if text[stack[-1]] == _PAIRS[first]:
+                o, d = stack.pop(), sub.pop()
+                found.pairs[o] = start
+                found.depths[o] = d
+                if sub:
+                    sub[-1] = max(sub[-1], d + 1)
+                elif d <= MAX_DEPTH:
+                    found.spans.append((o, start))
+            else:
+                found.unclosed.append((stack[0], start))
+                stack.clear()
+                sub.clear()
+        # anything else is a quoted string inside brackets: skipped whole
+    if stack:
+        found.unclosed.append((stack[0], len(text)))
+    return found
+
+
+# -- tolerant JSON -----------------------------------------------------------------------------
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+|//[^\n]*)
+  | (?P<punct>[{}\[\],:])
+  | (?P<dq>"(?:[^"\\]|\\.)*")
+  | (?P<sq>'(?:[^'\\]|\\.)*')
+  | (?P<num>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
+  | (?P<word>[^\W\d][\w$\-]*)
+""", re.X | re.S)
+
+_WORDS = {"true": True, "false": False, "null": None, "True": True, "False": False,
+          "None": None}
+_ESCAPES = {'"': '"', "'": "'", "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n",
+            "r": "\r", "t": "\t", "0": "\0"}
+
+
+def _unquote(raw: str) -> str:
+    """The value of a quoted token (either quote), JSON escapes plus ``\\'``."""
+    body = raw[1:-1]
+    if "\\" not in body:
+        return body
+    out = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\" or i + 1 >= len(body):
+            out.append(c)
+            i += 1
+            continue
+        e = body[i + 1]
+        if e == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", body[i + 2:i + 6]):
+            out.append(chr(int(body[i + 2:i + 6], 16)))
+            i += 6
+            continue
+        out.append(_ESCAPES.get(e, "\\" + e))
+        i += 2
+    return "".join(out)
+
+
+class _Loose:
+    """Recursive-descent reader of relaxed JSON (depth-capped).
+
+    Tokens are read on demand, so a reply that goes wrong early fails early.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.token: tuple[str, str, int] = ("", "", 0)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Move ``self.token`` to the next token (``("end", "", len)`` at the end)."""
+        text = self.text
+        while True:
+            if self.pos >= len(text):
+                self.token = ("end", "", self.pos)
+                return
+            m = _TOKEN.match(text, self.pos)
+            if m is None:
+                raise ParseError(f"unexpected character {text[self.pos]!r} at offset {self.pos}")
+            self.pos = m.end()
+            if m.lastgroup != "ws":
+                self.token = (m.lastgroup or "", m.group(), m.start())
+                return
+
+    def _take(self) -> tuple[str, str, int]:
+        token = self.token
+        if token[0] == "end":
+            raise ParseError("unexpected end of JSON")
+        self._advance()
+        return token
+
+    def read(self) -> Any:
+        value = self._value(0)
+        if self.token[0] != "end":
+            raise ParseError(f"extra text at offset {self.token[2]}")
+        return value
+
+    def _value(self, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            raise ParseError(f"JSON nested deeper than {MAX_DEPTH}")
+        kind, tok, pos = self._take()
+        if tok == "{" and kind == "punct":
+            return self._object(depth)
+        if tok == "[" and kind == "punct":
+            return self._array(depth)
+        if kind in ("dq", "sq"):
+            return _unquote(tok)
+        if kind == "num":
+            return _number(tok, pos)
+        if kind == "word" and tok in _WORDS:
+            return _WORDS[tok]
+        raise ParseError(f"unexpected {tok[:20]!r} at offset {pos}")
+
+    def _separator(self, closer: str) -> bool:
+        """Consume ``,`` (True) or see ``closer`` (False); anything else is an error."""
+        kind, tok, pos = self.token
+        if kind == "punct" and tok == ",":
+            self._advance()
+            return True
+        if kind == "punct" and tok == closer:
+            return False
+        raise ParseError(f"expected ',' or {closer!r} at offset {pos}")
+
+    def _object(self, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        while True:
+            kind, tok, pos = self._take()
+            if kind == "punct" and tok == "}":
+                return out
+            if kind in ("dq", "sq"):
+                key = _unquote(tok)
+            elif kind in ("word", "num"):
+                key = tok
+            else:
+                raise ParseError(f"expected a key at offset {pos}, got {tok[:20]!r}")
+            if self._take()[1] != ":":
+                raise ParseError(f"expected ':' after key {key[:40]!r}")
+            out[key] = self._value(depth + 1)
+            self._separator("}")
+
+    def _array(self, depth: int) -> list[Any]:
+        out: list[Any] = []
+        while True:
+            if self.token[:2] == ("punct", "]"):
+                self._advance()
+                return out
+            out.append(self._value(depth + 1))
+            self._separator("]")
+
+
+def _number(tok: str, pos: int) -> int | float:
+    try:
+        if re.fullmatch(r"[-+]?\d+", tok):
+            return int(tok)
+        value = float(tok)
+    except ValueError as exc:  # e.g. an integer past Python's digit limit
+        raise ParseError(f"unreadable number at offset {pos}: {exc}") from None
+    if not math.isfinite(value):
+        raise ParseError(f"number out of range at offset {pos}")
+    return value
+
+
+def loads_loose(text: str) -> Any:
+    """Read one JSON value, tolerating the slips models make.
+
+    Strict JSON is tried first; then a tokenizer accepts single-quoted strings, ``True``,
+    ``False``, ``None``, trailing commas, bare-word keys and ``//`` comments. Nothing is
+    evaluated.
+
+    Parameters
+    ----------
+    text : str
+        The value's text (surrounding whitespace allowed).
+
+    Returns
+    -------
+    Any
+        A JSON value (dict, list, str, int, float, bool or None).
+
+    Raises
+    ------
+    ParseError
+        When the text is not a value even under the relaxed reading, or nests deeper than
+        :data:`MAX_DEPTH`.
+    """
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return _Loose(text).read()
+    check_depth(value)
+    return value
+
+
+def check_depth(value: Any) -> None:
+    """Raise ``ParseError`` when a decoded value nests deeper than :data:`MAX_DEPTH`.
+
+    Iterative, so it is safe on any value.
+    """
+    todo = [(value, 0)]
+    while todo:
+        v, d = todo.pop()
+        if d > MAX_DEPTH:
+            raise ParseError(f"value nested deeper than {MAX_DEPTH}")
+        if isinstance(v, dict):
+            todo.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            todo.extend((x, d + 1) for x in v)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """A bracketed span of a reply that looked like JSON.
+
+    ``value`` is the decoded value when ``error`` is empty; ``error`` says why it did not read.
+    """
+
+    start: int
+    end: int
+    text: str
+    value: Any = None
+    error: str = ""
+
+
+def json_fragments(text: str, *, _level: int = 0) -> list[Fragment]:
+    """Every outermost JSON object or array in ``text``, decoded tolerantly.
+
+    A span that does not decode is searched once more inside (two levels at most), so a call
+    wrapped in prose braces is still found; spans that never close are returned as errors.
+
+    Parameters
+    ----------
+    text : str
+        Reply text, prose allowed around the values.
+
+    Returns
+    -------
+    list of Fragment
+        In text order.
+    """
+    found = match_brackets(text, "{[")
+    out: list[Fragment] = []
+    for start, end in found.spans:
+        chunk = text[start:end + 1]
+        try:
+            out.append(Fragment(start, end, chunk, loads_loose(chunk)))
+        except ParseError as exc:
+            inner = json_fragments(chunk[1:-1], _level=_level + 1) if _level < 2 else []
+            good = [f for f in inner if not f.error]
+            if good:
+                out.extend(Fragment(start + 1 + f.start, start + 1 + f.end, f.text, f.value)
+                           for f in good)
+            else:
+                out.append(Fragment(start, end, chunk, error=str(exc)))
+    for start, end in found.unclosed:
+        out.append(Fragment(start, end, text[start:end], error="bracket never closed"))
+    out.sort(key=lambda f: f.start)
+    return out
+
+
+def to_json_value(value: Any, depth: int = 0) -> Any:
+    """A Python literal as a JSON value: tuples become lists; sets, bytes and complex refused.
+
+    Raises
+    ------
+    ParseError
+        For a value JSON cannot hold, a non-string key, or nesting past :data:`MAX_DEPTH`.
+    """
+    if depth > MAX_DEPTH:
+        raise ParseError(f"value nested deeper than {MAX_DEPTH}")
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ParseError(f"{value!r} is not a JSON number")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [to_json_value(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise ParseError("object keys must be strings")
+        return {k: to_json_value(v, depth + 1) for k, v in value.items()}
+    raise ParseError(f"a {type(value).__name__} is not a JSON value")
+
+
+# -- names -------------------------------------------------------------------------------------
+_SEPARATORS = re.compile(r"[-_.\s]+")
+
+
+def _sep_key(name: str) -> str:
+    return _SEPARATORS.sub("", name).casefold()
+
+
+def resolve_name(name: str, toolset: Toolset, *, nearest: bool = True
+                 ) -> tuple[str, str | None]:
+    """The tool a written name refers to, and how it was found.
+
+    Tried in order, each accepted only when exactly one tool fits: the exact name; the same
+    name ignoring case (``"case"``); the same name ignoring case and the separators ``-``,
+    ``_``, ``.`` and white space (``"separator"``); the most similar name with a ``difflib``
+    ratio of at least :data:`NAME_RATIO` (``"nearest"``, ties go to the earlier tool).
+
+    Parameters
+    ----------
+    name : str
+        The name as written.
+    toolset : Toolset
+        The tools on offer.
+    nearest : bool
+        Whether to try the nearest-name step.
+
+    Returns
+    -------
+    tuple of (str, str or None)
+        The tool's name and how it was found (``None`` for an exact name); the name as written
+        and ``None`` when nothing fits.
+    """
+    if name in toolset:
+        return name, None
+    names = toolset.names
+    folded = [n for n in names if n.casefold() == name.casefold()]
+    if len(folded) == 1:
+        return folded[0], "case"
+    key = _sep_key(name)
+    loose = [n for n in names if _sep_key(n) == key]
+    if len(loose) == 1:
+        return loose[0], "separator"
+    if nearest and names:
+        best, best_ratio = None, NAME_RATIO
+        for n in names:
+            # ratio <= 2*min/(len sum): skip lengths that cannot reach the threshold
+            if 2 * min(len(n), len(name)) < NAME_RATIO * (len(n) + len(name)):
+                continue
+            m = difflib.SequenceMatcher(None, name, n, autojunk=False)
+            if m.real_quick_ratio() < best_ratio or m.quick_ratio() < best_ratio:
+                continue
+            r = m.ratio()
+            if r > best_ratio or (best is None and r >= best_ratio):
+                best, best_ratio = n, r
+        if best is not None:
+            return best, "nearest"
+    return name, None
+
+
+def find_tool(name: str, toolset: Toolset) -> ToolIR | None:
+    """The tool ``name`` resolves to by any step of :func:`resolve_name`, or None."""
+    resolved, _ = resolve_name(name, toolset)
+    return toolset.get(resolved)
+
+
+# -- typing text values ------------------------------------------------------------------------
+_INT = re.compile(r"[-+]?[0-9]+")
+_NUM = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_TRUE = {"true", "yes"}
+_FALSE = {"false", "no"}
+_NULL = {"null", "none"}
+
+
+def coerce_text(text: str, t: TypeIR | None) -> Any:
+    """Type a text value by its schema type (for protocols whose values arrive as text).
+
+    Rules: a ``string`` keeps the text exactly; ``integer`` and ``number`` read a decimal
+    number (an integral ``5.0`` is the integer 5 for ``integer``); ``boolean`` reads
+    true/false/yes/no in any case; ``null`` reads null/None/empty; an ``enum`` keeps a string
+    value (stripped) or types a numeric/boolean enum; an ``object`` or ``array`` reads JSON
+    text (an array of scalars also accepts ``a, b, c``); a ``union`` tries its non-string
+    options first; a nullable type reads ``null``. A type with no declaration (``any`` or
+    unknown) keeps the text unless it is a JSON object or array. Text that does not fit the
+    type is returned unchanged, for the grader to reject.
+
+    Parameters
+    ----------
+    text : str
+        The value as written.
+    t : TypeIR or None
+        The declared type, if known.
+
+    Returns
+    -------
+    Any
+        The typed value.
+    """
+    s = text.strip()
+    if t is None or t.kind == "any":
+        if s[:1] in ("{", "[") and s[-1:] in ("}", "]"):
+            try:
+                return loads_loose(s)
+            except ParseError:
+                return text
+        return text
+    if t.nullable and s.casefold() in _NULL:
+        return None
+    kind = t.enum_base() if t.kind == "enum" else t.kind
+    if t.kind == "enum" and kind == "string":
+        for v in t.values:
+            if isinstance(v, str) and v == text:
+                return text
+        return s
+    if kind == "string":
+        return text
+    if kind == "integer":
+        if _INT.fullmatch(s):
+            return int(s)
+        if _NUM.fullmatch(s):
+            f = float(s)
+            if math.isfinite(f) and f.is_integer():
+                return int(f)
+        return text
+    if kind == "number":
+        if _INT.fullmatch(s):
+            return int(s)
+        if _NUM.fullmatch(s):
+            f = float(s)
+            return f if math.isfinite(f) else text
+        return text
+    if kind == "boolean":
+        folded = s.casefold()
+        return True if folded in _TRUE else False if folded in _FALSE else text
+    if kind == "null":
+        return None if s.casefold() in _NULL or not s else text
+    if kind in ("object", "array"):
+        try:
+            value = loads_loose(s)
+        except ParseError:
+            value = None
+        if kind == "object" and isinstance(value, dict):
+            return value
+        if kind == "array" and isinstance(value, list):
+            return value
+        if kind == "array" and s and (t.items is None or t.items.kind not in ("object",
+                                                                             "array")):
+            return [coerce_text(part, t.items) for part in
+                    (p.strip() for p in s.strip("[]").split(","))]
+        return text
+    if kind == "union":
+        options = sorted(t.options, key=lambda o: o.kind == "string")
+        for option in options:
+            value = coerce_text(text, option)
+            if _fits(value, option):
+                return value
+        return text
+    return text
+
+
+def _fits(value: Any, t: TypeIR) -> bool:
+    """Whether a coerced value has the shape of ``t`` (used to pick a union option)."""
+    if value is None:
+        return t.nullable or t.kind == "null"
+    kind = t.enum_base() if t.kind == "enum" else t.kind
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "array":
+        return isinstance(value, list)
+    return True
+
+
+def coerce_arguments(arguments: Mapping[str, Any], tool: ToolIR | None) -> dict[str, Any]:
+    """Type each text argument by its parameter's schema (:func:`coerce_text`).
+
+    Arguments whose name is not a parameter of ``tool`` are typed as undeclared values.
+    """
+    out = {}
+    for key, value in arguments.items():
+        param = tool.param(key) if tool is not None else None
+        out[key] = coerce_text(value, param.type if param else None) if isinstance(
+            value, str) else value
+    return out
+
+
+# -- re-nesting --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Move:
+    """One re-nesting step: ``keys`` moved from the top level into the object at ``path``."""
+
+    path: str
+    keys: tuple[str, ...]
+
+
+def _object_fields(t: TypeIR) -> tuple[ParamIR, ...]:
+    return t.fields if t.kind == "object" else ()
+
+
+def _absorbs(t: TypeIR, key: str) -> bool:
+    """Whether ``key`` is a field of object type ``t`` or of an object nested in it."""
+    fields = _object_fields(t)
+    return any(f.name == key or _absorbs(f.type, key) for f in fields)
+
+
+def renest(arguments: Mapping[str, Any], fields: Sequence[ParamIR], *, coerce: bool = False
+           ) -> tuple[dict[str, Any], list[Move]]:
+    """Move flat arguments into the absent object parameter that declares them.
+
+    When an object-typed parameter ``P`` is absent and the call gives, at this level, a key
+    that is not a parameter here but is a field of ``P`` (or of an object nested in ``P``),
+    the key moves into ``P``; absent object parameters are tried in declaration order and the
+    first that declares a key takes it. Present object values are repaired the same way, one
+    level down.
+
+    Parameters
+    ----------
+    arguments : mapping
+        The call's arguments at this level.
+    fields : sequence of ParamIR
+        The parameters (or object fields) declared at this level.
+    coerce : bool
+        Type moved text values by their field's schema (:func:`coerce_text`), for protocols
+        whose values arrive as text.
+
+    Returns
+    -------
+    arguments : dict
+        The repaired arguments (a new dict; ``arguments`` is not changed).
+    moves : list of Move
+        What moved where (empty when nothing changed).
+    """
+    return _renest(arguments, fields, coerce, "", False)
+
+
+def _renest(arguments: Mapping[str, Any], fields: Sequence[ParamIR], coerce: bool,
+            prefix: str, placed: bool) -> tuple[dict[str, Any], list[Move]]:
+    out = dict(arguments)
+    moves: list[Move] = []
+    declared = {f.name for f in fields}
+    for f in fields:
+        value = out.get(f.name)
+        if isinstance(value, dict) and _object_fields(f.type):
+            out[f.name], inner = _renest(value, f.type.fields, coerce, f"{prefix}{f.name}.",
+                                         False)
+            moves.extend(inner)
+    stray = [k for k in out if k not in declared]
+    for f in fields:
+        if not stray:
+            break
+        if f.name in out or not _object_fields(f.type):
+            continue
+        take = [k for k in stray if _absorbs(f.type, k)]
+        if not take:
+            continue
+        moved = {k: out.pop(k) for k in take}
+        moves.append(Move(f"{prefix}{f.name}", tuple(take)))
+        out[f.name], inner = _renest(moved, f.type.fields, coerce, f"{prefix}{f.name}.", True)
+        moves.extend(inner)
+        stray = [k for k in stray if k not in take]
+    if placed and coerce:
+        by_name = {f.name: f for f in fields}
+        for key, value in out.items():
+            if isinstance(value, str) and key in by_name:
+                out[key] = coerce_text(value, by_name[key].type)
+    return out, moves
+
+
+def text_of(value: Any) -> str:
+    """A value as text for text-valued protocols: strings as-is, others as compact JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def call_names(calls: Iterable[Any]) -> list[str]:
+    """The ``name`` of each call (a small helper for messages)."""
+    return [c.name for c in calls]

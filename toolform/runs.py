@@ -1,0 +1,255 @@
+"""Runs: cells × requests against a model, one tidy row per turn, checkpointed and resumable.
+
+A *cell* is one (format, protocol, model) condition; a *turn* is one request answered in one
+cell. ``run_cells`` renders each turn's prompt, asks the client, parses the reply, grades it
+under every rule, and appends the finished turn to a JSONL checkpoint before it is counted, so a
+crash loses at most the turns in flight. Running again with the same checkpoint skips every turn
+already finished and retries the ones that ended in an error (their new row replaces the old).
+A model server that fails after its retries gives a row with ``error`` set, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import pandas as pd
+
+from .formats import get_format, render
+from .grading import RULES, grade
+from .ir import Request
+from .protocols import parse_reply
+
+__all__ = ["TURN_COLUMNS", "Cell", "read_checkpoint", "run_cells", "turns_frame"]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One experimental condition.
+
+    Parameters
+    ----------
+    format_id : str
+        The schema format the tools are shown in.
+    protocol_id : str, optional
+        The answer protocol asked for; None takes the format's default protocol.
+    model : str
+        The model id (filled from the client when empty).
+    """
+
+    format_id: str
+    protocol_id: str | None = None
+    model: str = ""
+
+    def resolved(self, model: str) -> Cell:
+        """This cell with its protocol and model filled in."""
+        return Cell(self.format_id, self.protocol_id or get_format(self.format_id).default_protocol,
+                    self.model or model)
+
+    @property
+    def label(self) -> str:
+        """``format_id/protocol_id``: the cell's name in tables and charts."""
+        return f"{self.format_id}/{self.protocol_id}"
+
+
+#: The declared columns of a turn row: (name, dtype, unit, meaning).
+TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
+    ("cell", "string", "", "format_id/protocol_id"),
+    ("model", "string", "", "model id as the client reports it"),
+    ("format_id", "string", "", "schema format the tools were shown in"),
+    ("protocol_id", "string", "", "answer protocol the model was asked for"),
+    ("request_id", "string", "", "request id within its dataset"),
+    ("category", "string", "", "dataset category of the request"),
+    ("n_tools", "int64", "tools", "tools shown in the prompt"),
+    ("gold", "object", "", "gold calls (list of GoldCall dicts)"),
+    ("reply", "string", "", "the model's reply text"),
+    ("calls", "object", "", "parsed calls under the main rule (list of call dicts)"),
+    ("n_calls", "int64", "calls", "number of parsed calls under the main rule"),
+    ("parsed_strict", "boolean", "", "the asked protocol's own parser read a call"),
+    ("parsed_lenient", "boolean", "", "some protocol read a call"),
+    ("lenient_protocol", "string", "", "the protocol that read the reply leniently"),
+    ("format_compliant", "boolean", "", "the reply kept to the asked protocol (or abstained)"),
+    ("renested", "boolean", "", "a flat argument was re-nested under the main rule"),
+    ("resolved_names", "object", "", "names resolved to a near twin: [given, resolved, how]"),
+    ("issues", "object", "", "what the parser forgave or could not read"),
+    ("correct_main", "boolean", "", "correct under the main rule"),
+    ("correct_symmetric", "boolean", "", "correct under the symmetric rule"),
+    ("correct_as_written", "boolean", "", "correct under the as-written rule"),
+    ("tool_correct", "boolean", "", "the right tools were called (main rule's calls)"),
+    ("schema_valid", "boolean", "", "every call validates against its tool's schema"),
+    ("reason", "string", "", "why the main-rule verdict failed"),
+    ("schema_tokens", "Int64", "tokens", "tool block, estimated as characters / 4"),
+    ("prompt_tokens", "Int64", "tokens", "prompt tokens the server counted"),
+    ("completion_tokens", "Int64", "tokens", "completion tokens the server counted"),
+    ("latency_s", "float64", "seconds", "wall time of the model request"),
+    ("error", "string", "", "why the turn failed (model server error), else empty"),
+)
+
+
+def _turn_key(row: dict[str, Any]) -> tuple[str, str, str]:
+    return (row["model"], row["cell"], row["request_id"])
+
+
+def read_checkpoint(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The turns in a JSONL checkpoint, later rows replacing earlier ones with the same key.
+
+    A torn last line (a crash mid-write) is skipped; nothing else is.
+    """
+    path = Path(path)
+    if not path.exists():
+        return []
+    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+    with path.open(encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            if i == len(lines) - 1:  # torn final write
+                continue
+            raise
+        rows[_turn_key(row)] = row
+    return list(rows.values())
+
+
+def turns_frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
+    """Turn rows as a DataFrame with the declared columns and dtypes of :data:`TURN_COLUMNS`."""
+    frame = pd.DataFrame(list(rows), columns=[c[0] for c in TURN_COLUMNS])
+    for name, dtype, _, _ in TURN_COLUMNS:
+        if dtype != "object":
+            frame[name] = frame[name].astype(dtype)
+    return frame
+
+
+class _Checkpoint:
+    """Append-only JSONL writer shared by worker threads."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+
+    def append(self, row: dict[str, Any]) -> None:
+        if self.path is None:
+            return
+        line = json.dumps(row, ensure_ascii=False, default=str) + "\n"
+        with self._lock, self.path.open("a", encoding="utf-8") as fh:
+            fh.write(line)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def _run_turn(cell: Cell, request: Request, client: Any, max_tokens: int) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "cell": cell.label, "model": cell.model, "format_id": cell.format_id,
+        "protocol_id": cell.protocol_id, "request_id": request.id, "category": request.category,
+        "n_tools": len(request.toolset), "gold": [g.to_dict() for g in request.gold],
+        "schema_tokens": None,
+    }
+    try:
+        prompt = render(request.toolset, cell.format_id, cell.protocol_id, request.text)
+        row["schema_tokens"] = prompt.schema_tokens
+        completion = client.complete(prompt.messages, max_tokens=max_tokens, temperature=0.0,
+                                     tools=prompt.api_tools)
+    except Exception as exc:  # a render or server failure becomes a row, never a lost turn
+        row.update(reply="", calls=[], n_calls=0, parsed_strict=False, parsed_lenient=False,
+                   lenient_protocol=None, format_compliant=False, renested=False,
+                   resolved_names=[], issues=[], tool_correct=False, schema_valid=False,
+                   reason="", prompt_tokens=None, completion_tokens=None, latency_s=None,
+                   error=f"{type(exc).__name__}: {exc}",
+                   **{f"correct_{rule}": False for rule in RULES})
+        return row
+    parsed = parse_reply(completion.text, request.toolset, cell.protocol_id, rule="main")
+    verdicts = {rule: grade(parsed, request.gold, request.toolset, rule=rule) for rule in RULES}
+    main = verdicts["main"]
+    row.update(
+        reply=completion.text, calls=[c.to_dict() for c in parsed.calls],
+        n_calls=len(parsed.calls), parsed_strict=parsed.parsed_strict,
+        parsed_lenient=parsed.parsed_lenient, lenient_protocol=parsed.lenient_protocol,
+        format_compliant=parsed.format_compliant, renested=parsed.renested,
+        resolved_names=[list(r) for r in parsed.resolved_names], issues=list(parsed.issues),
+        tool_correct=main.tool_correct, schema_valid=main.schema_valid, reason=main.reason,
+        prompt_tokens=completion.prompt_tokens, completion_tokens=completion.completion_tokens,
+        latency_s=completion.latency_s, error=None,
+        **{f"correct_{rule}": v.correct for rule, v in verdicts.items()},
+    )
+    return row
+
+
+def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *,
+              checkpoint: str | os.PathLike[str] | None = None, max_concurrency: int = 4,
+              max_tokens: int = 256, progress: bool = True,
+              stop: threading.Event | None = None) -> pd.DataFrame:
+    """Answer every request in every cell and return one row per turn.
+
+    Parameters
+    ----------
+    cells : sequence of Cell
+        The conditions; protocol and model are filled from the format and the client if empty.
+    requests : sequence of Request
+        The labelled requests (each carries its own toolset and gold calls).
+    client : ChatClient
+        Anything with ``model`` and ``complete(messages, *, max_tokens, temperature, tools)``
+        returning a ``Completion`` (``OpenAICompatClient``, ``ReplayClient``...).
+    checkpoint : path, optional
+        JSONL file every finished turn is appended to. Turns already in it are not asked again
+        (those that ended in an error are); its rows are part of the result.
+    max_concurrency : int
+        Requests in flight at once.
+    max_tokens : int
+        Completion budget per turn, in tokens.
+    progress : bool
+        Show a ``tqdm.auto`` progress bar (Jupyter or terminal).
+    stop : threading.Event, optional
+        When set, no new turn starts; finished turns are kept (resume by running again).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (cell, request) turn with the columns of :data:`TURN_COLUMNS`, in cell then
+        request order.
+    """
+    from tqdm.auto import tqdm
+
+    model = getattr(client, "model", "") or ""
+    cells = [c.resolved(model) for c in cells]
+    done = {_turn_key(r): r for r in read_checkpoint(checkpoint)} if checkpoint else {}
+    writer = _Checkpoint(Path(checkpoint) if checkpoint else None)
+    todo = [(c, r) for c in cells for r in requests
+            if not ((key := (c.model, c.label, r.id)) in done and not done[key].get("error"))]
+    results = dict(done)
+    bar = tqdm(total=len(cells) * len(requests), initial=len(cells) * len(requests) - len(todo),
+               disable=not progress, desc="turns")
+    with ThreadPoolExecutor(max_workers=max(1, max_concurrency)) as pool:
+        futures = {}
+        for cell, request in todo:
+            if stop is not None and stop.is_set():
+                break
+            futures[pool.submit(_guarded, stop, cell, request, client, max_tokens)] = None
+        for future in as_completed(futures):
+            row = future.result()
+            if row is None:  # stopped before it started
+                continue
+            writer.append(row)
+            results[_turn_key(row)] = row
+            bar.update(1)
+    bar.close()
+    order = {(c.model, c.label, r.id): i for i, (c, r) in
+             enumerate((c, r) for c in cells for r in requests)}
+    rows = sorted((r for k, r in results.items() if k in order), key=lambda r: order[_turn_key(r)])
+    return turns_frame(rows)
+
+
+def _guarded(stop: threading.Event | None, cell: Cell, request: Request, client: Any,
+             max_tokens: int) -> dict[str, Any] | None:
+    if stop is not None and stop.is_set():
+        return None
+    return _run_turn(cell, request, client, max_tokens)
