@@ -27,7 +27,7 @@ from toolform.errors import DatasetError
 from toolform.io import load_tools
 from toolform.ir import Request, Toolset
 
-__all__ = ["Dataset", "FRAME_COLUMNS", "dataset_names", "load_dataset", "read_requests"]
+__all__ = ["FRAME_COLUMNS", "Dataset", "data_path", "dataset_names", "load_dataset", "read_requests"]
 
 _ROOT = Path(__file__).resolve().parent
 
@@ -103,6 +103,22 @@ def _is_request_file(path: Path) -> bool:
     except (OSError, ValueError):
         return False
     return False
+
+
+def data_path(relative: str) -> Path:
+    """The path of a packaged data file, e.g. ``data_path("mcp/filesystem.json")``.
+
+    Raises
+    ------
+    DatasetError
+        When no such file is packaged (the message lists the folder's files).
+    """
+    path = (_ROOT / relative).resolve()
+    if _ROOT not in path.parents or not path.is_file():
+        folder = (_ROOT / relative).parent
+        here = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+        raise DatasetError(f"no packaged data file {relative!r}; {folder.name}/ holds {here}")
+    return path
 
 
 def dataset_names() -> list[str]:

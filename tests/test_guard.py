@@ -8,6 +8,7 @@ import json
 import re
 from dataclasses import replace
 
+import pandas as pd
 import pytest
 
 import toolform.guard as guard_pkg
@@ -112,8 +113,8 @@ def test_nested_fields_are_scanned_with_their_paths():
     assert "tools[0].params.edits.items.fields.oldText.description" in paths
     assert "tools[0].params.mode.options[1].enum[1]" in paths
     [finding] = high(scan_toolset(ts))
-    assert (finding.rule, finding.path) == ("TS104",
-                                            "tools[0].params.edits.items.fields.oldText.description")
+    assert finding.rule == "TS104"
+    assert finding.path == "tools[0].params.edits.items.fields.oldText.description"
 
 
 def test_invisible_characters_are_read_through_and_offsets_point_into_the_original():
@@ -422,6 +423,27 @@ def test_hijack_rate_matches_the_known_follow_fraction(tmp_path):
     assert client.calls == 90  # resumed from the checkpoints
     assert again.frame.equals(result.frame)
     assert "json_schema_openai" in result.summary()
+
+
+def test_record_hijack_replays_a_recorded_cassette_offline(tmp_path):
+    from toolform.clients import ReplayClient
+    from toolform.errors import CassetteMissError
+    from toolform.guard import record_hijack
+
+    cassette = tmp_path / "hijack.jsonl"
+    formats = ["json_schema_openai", "json_minimal"]
+    recorder = ReplayClient(cassette, inner=FollowerClient({"Paris", "Lima"}), mode="record")
+    recorded = hijack_experiment(weather_requests(), recorder, formats, progress=False)
+    replayed = record_hijack(weather_requests(), cassette, model="fake-follower", formats=formats,
+                             progress=False)
+    assert replayed.frame.equals(recorded.frame)
+    assert replayed.frame.set_index("format_id").loc["json_schema_openai", "hijack_rate"] == 20
+    # Turns the cassette has no reply for become error rows (the run engine never raises).
+    missing = record_hijack(weather_requests(), cassette, model="fake-follower",
+                            formats=["markdown_table"], progress=False)
+    row = missing.frame.iloc[0]
+    assert row["n_errors"] == 30 and pd.isna(row["hijack_rate"])
+    assert missing.turns["error"].str.startswith(CassetteMissError.__name__).all()
 
 
 def test_plant_instruction_and_sentinel_detection():

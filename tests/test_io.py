@@ -40,8 +40,9 @@ def test_all_is_sorted_and_complete():
     assert tio.__all__ == sorted(tio.__all__)
     assert set(tio.__all__) == {
         "detect_kind", "export_tools", "from_anthropic", "from_bfcl", "from_ir", "from_mcp",
-        "from_openai", "json_schema_to_params", "json_schema_to_type", "load_tools", "save_tools",
-        "to_anthropic", "to_ir", "to_mcp", "to_openai"}
+        "from_openai", "from_python", "from_responses", "from_typescript", "json_schema_to_params",
+        "json_schema_to_type", "load_mcp", "load_mcp_async", "load_tools", "save_tools",
+        "to_anthropic", "to_ir", "to_mcp", "to_openai", "to_responses", "tool"}
     for name in tio.__all__:
         assert callable(getattr(tio, name))
 

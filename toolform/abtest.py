@@ -22,7 +22,8 @@ from .ir import Request
 from .runs import Cell, run_cells
 from .stats import paired_bootstrap, wilson_interval
 
-__all__ = ["CORE_FORMATS", "CELL_COLUMNS", "ABResult", "ab_test", "select_requests",
+__all__ = ["CELL_COLUMNS", "CORE_FORMATS", "LOCAL_MODEL_ID", "RECORDED_AB_CASSETTE",
+           "RECORDED_AB_DATASETS", "ABResult", "ab_test", "recorded_ab_client", "select_requests",
            "summarize_cells"]
 
 #: The eight core formats, in the order of the study's main grid.
@@ -30,6 +31,13 @@ CORE_FORMATS = ("xml_schema", "natural_language", "python_stub", "json_schema_op
                 "yaml_schema", "typescript", "markdown_table", "json_minimal")
 
 REFERENCE_FORMAT = "json_schema_openai"
+
+#: The model the committed eight-cell cassette was recorded against (``datasets/cassettes/``).
+LOCAL_MODEL_ID = "qwen2.5-coder-0.5b-instruct"
+#: The committed cassette, relative to the packaged datasets folder.
+RECORDED_AB_CASSETTE = "cassettes/ab8_qwen2.5-coder-0.5b-instruct.jsonl"
+#: The datasets the committed cassette drew its requests from.
+RECORDED_AB_DATASETS = ("bfcl/simple_python", "bfcl/multiple")
 
 #: Declared columns of ``ABResult.cells``: (name, dtype, unit, meaning).
 CELL_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
@@ -47,6 +55,18 @@ CELL_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("minus_reference_low", "float64", "percentage points", "paired bootstrap 95% interval, lower"),
     ("minus_reference_high", "float64", "percentage points", "paired bootstrap 95% interval, upper"),
 )
+
+
+def recorded_ab_client() -> Any:
+    """A replay-only client over the committed eight-cell cassette of the local model.
+
+    With it, ``ab_test([load_dataset(n) for n in RECORDED_AB_DATASETS], client, n=50)`` replays
+    the 400 recorded turns offline; any other request raises ``CassetteMissError``.
+    """
+    from .clients import ReplayClient
+    from .datasets import data_path
+
+    return ReplayClient(data_path(RECORDED_AB_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
 
 
 def select_requests(requests: Any, n: int, seed: int = 0) -> list[Request]:
@@ -164,7 +184,7 @@ class ABResult:
 
 def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] = CORE_FORMATS,
             checkpoint: str | os.PathLike[str] | None = None, seed: int = 0,
-            headline_rule: str = "symmetric", max_concurrency: int = 4, max_tokens: int = 256,
+            headline_rule: str = "symmetric", max_concurrency: int = 4, max_tokens: int = 160,
             progress: bool = True, stop: threading.Event | None = None) -> ABResult:
     """Run the eight-cell A/B test on one model.
 

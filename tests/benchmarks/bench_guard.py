@@ -1,11 +1,18 @@
 """Benchmark: the guard scans 10,000 tools in less than 2 s (issue 7, point 7).
 
 The tools are built from the labelled set's benign texts, which are real MCP catalogue prose:
-each tool gets a real tool description, three parameters with real parameter descriptions, an
-enum and a default. Every text is made unique (a number is appended), so the scan's reuse of
-repeated texts does not help: this is the slow case. Timed as this process's CPU time
-(``time.process_time``), best of three rounds, so other work on the shared machine does not
-fail it.
+each tool gets a real tool description made unique by a made-up word, three parameters with real
+parameter descriptions, an enum and a default.
+
+- ``test_bench_scan_10k`` is the target: parameter descriptions repeat as they do in real
+  catalogues (the GitHub server alone repeats "Repository owner (username or organization)"
+  across 20 tools), so the scan's reuse of repeated texts helps, as it would on a real file.
+- ``test_bench_scan_10k_all_texts_unique`` is the worst case: every one of the 50,000 texts is
+  different, so nothing is reused. It is held to a regression bound, not to the target.
+
+The made-up words are letters only (digits would wake checks that real prose rarely needs).
+Times are this process's CPU time (``time.process_time``), best of three rounds, so other work
+on the shared machine disturbs them less.
 """
 
 from __future__ import annotations
@@ -19,28 +26,49 @@ from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
 
 N_TOOLS = 10_000
 LIMIT_SECONDS = 2.0
+WORST_CASE_BOUND_SECONDS = 4.0
+_LETTERS = "bdfghjklmnpqrstvwxz"  # no vowels: the made-up words spell no real word
 
 
-def toolset_10k() -> Toolset:
+def tag(n: int) -> str:
+    """A made-up word, unique for each ``n``: ``zq`` then ``n`` written in consonants."""
+    out = ""
+    while True:
+        n, r = divmod(n, len(_LETTERS))
+        out = _LETTERS[r] + out
+        if n == 0:
+            return "zq" + out
+
+
+def toolset_10k(*, unique_params: bool) -> Toolset:
     rows = [r for r in load_labelled_set() if r.label == "benign"]
     tool_texts = [r.text for r in rows if r.place == "tool.description"]
     param_texts = [r.text for r in rows if r.place == "param.description"]
     tools = []
     for k in range(N_TOOLS):
-        params = tuple(
-            ParamIR(f"p{j}", TypeIR("string"), f"{param_texts[(3 * k + j) % len(param_texts)]} "
-                                               f"({k}.{j})")
-            for j in range(3))
-        params += (ParamIR("mode", TypeIR("enum", values=("fast", "full", f"v{k}")),
-                           "How thorough.", required=False, default="fast"),)
-        tools.append(ToolIR(f"tool_{k}", f"{tool_texts[k % len(tool_texts)]} Variant {k}.",
-                            params))
+        params = []
+        for j in range(3):
+            text = param_texts[(3 * k + j) % len(param_texts)]
+            params.append(ParamIR(f"p{j}", TypeIR("string"),
+                                  f"{text} ({tag(3 * k + j)})" if unique_params else text))
+        params.append(ParamIR("mode", TypeIR("enum", values=("fast", "full", tag(k))),
+                              "How thorough.", required=False, default="fast"))
+        tools.append(ToolIR(f"tool_{k}", f"{tool_texts[k % len(tool_texts)]} Variant {tag(k)}.",
+                            tuple(params)))
     return Toolset(tuple(tools), source="bench-10k")
 
 
 @pytest.mark.benchmark(timer=time.process_time)
 def test_bench_scan_10k(benchmark):
-    toolset = toolset_10k()
+    toolset = toolset_10k(unique_params=False)
     findings = benchmark.pedantic(scan_toolset, args=(toolset,), rounds=3, iterations=1)
     assert not [f for f in findings if f.severity == "high"]  # real benign prose
     assert benchmark.stats.stats.min < LIMIT_SECONDS
+
+
+@pytest.mark.benchmark(timer=time.process_time)
+def test_bench_scan_10k_all_texts_unique(benchmark):
+    toolset = toolset_10k(unique_params=True)
+    findings = benchmark.pedantic(scan_toolset, args=(toolset,), rounds=3, iterations=1)
+    assert not [f for f in findings if f.severity == "high"]
+    assert benchmark.stats.stats.min < WORST_CASE_BOUND_SECONDS

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-#: The committed recording of the eight-cell A/B against the local model (see its README).
-DEFAULT_CASSETTE = "cassettes/ab8_qwen2.5-coder-0.5b-instruct.jsonl"
-DEFAULT_MODEL = "qwen2.5-coder-0.5b-instruct"
-DEFAULT_DATASETS = "bfcl/simple_python,bfcl/multiple"
-
-
-def default_cassette() -> Path:
-    """Path of the packaged eight-cell cassette."""
-    return Path(str(resources.files("toolform.datasets").joinpath(DEFAULT_CASSETTE)))
+from ..abtest import LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS
 
 
 def register(app: typer.Typer) -> None:
@@ -24,8 +15,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("ab-test")
     def ab_test_command(
-        dataset: str = typer.Option(DEFAULT_DATASETS, help="Comma-separated dataset names."),
-        model: str = typer.Option(DEFAULT_MODEL, help="Model id sent to the server."),
+        dataset: str = typer.Option(",".join(RECORDED_AB_DATASETS),
+                                    help="Comma-separated dataset names."),
+        model: str = typer.Option(LOCAL_MODEL_ID, help="Model id sent to the server."),
         base_url: Optional[str] = typer.Option(
             None, help="OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1). "
                        "Without it, the cassette is replayed offline."),
@@ -38,16 +30,18 @@ def register(app: typer.Typer) -> None:
                        "Default: the committed local-model recording."),
         seed: int = typer.Option(0, help="Seed of the request draw and the bootstrap."),
         concurrency: int = typer.Option(4, min=1, help="Requests in flight at once."),
+        max_tokens: int = typer.Option(160, min=1, help="Completion budget per turn, in tokens "
+                                                        "(part of the cassette key)."),
         progress: bool = typer.Option(True, help="Show a progress bar."),
     ) -> None:
         """Run the eight core formats, each with its default protocol, and print the table."""
         from ..abtest import ab_test
         from ..charts import save_chart
         from ..clients import OpenAICompatClient, ReplayClient
-        from ..datasets import load_dataset
+        from ..datasets import data_path, load_dataset
 
         datasets = [load_dataset(name.strip()) for name in dataset.split(",") if name.strip()]
-        tape = cassette or default_cassette()
+        tape = cassette or data_path(RECORDED_AB_CASSETTE)
         if base_url:
             live = OpenAICompatClient(base_url, model, api_key=api_key, max_concurrency=concurrency)
             client = ReplayClient(tape, inner=live, mode="auto")
@@ -55,7 +49,7 @@ def register(app: typer.Typer) -> None:
             client = ReplayClient(tape, model=model, mode="replay")
         out.mkdir(parents=True, exist_ok=True)
         result = ab_test(datasets, client, n=n, seed=seed, checkpoint=out / "turns.jsonl",
-                         max_concurrency=concurrency, progress=progress)
+                         max_concurrency=concurrency, max_tokens=max_tokens, progress=progress)
         result.turns.to_csv(out / "turns.csv", index=False)
         result.cells.to_csv(out / "cells.csv", index=False)
         written = save_chart(result.chart(), out / "ab_chart")

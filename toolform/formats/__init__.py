@@ -4,7 +4,10 @@ Each format is one registered renderer (``@register_format``) in the module of i
 ``render`` turns a toolset into chat messages, ``format_ids`` lists the registry.
 """
 
-from . import _code, _json, _markup, _prose, _tabular, _yaml  # noqa: F401  (registers formats)
+from . import (  # noqa: F401  (importing a family module registers its formats)
+    _code, _code_langs, _config, _grammar, _idl, _json, _markup, _novel, _prose, _tabular,
+    _two_stage, _vendor, _yaml,
+)
 from ._registry import FORMATS, FormatSpec, RenderOptions, format_ids, get_format, register_format
 from ._render import RenderedPrompt, render, render_block
 

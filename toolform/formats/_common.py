@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import keyword
 import re
+import unicodedata
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from ..errors import RenderError
 from ..ir import ParamIR, ToolIR, Toolset, TypeIR
@@ -313,3 +314,364 @@ def constraint_notes(t: TypeIR) -> list[str]:
             if inner:
                 out.append(f"as {type_label(option)}: " + ", ".join(inner))
     return out
+
+
+# -- the compact notation (prose, novel and vendor formats) --------------------------------------
+
+#: IR constraint attribute -> the JSON Schema keyword the compact notation spells it with.
+SCHEMA_KEYWORDS = (("minimum", "minimum"), ("exclusive_minimum", "exclusiveMinimum"),
+                   ("maximum", "maximum"), ("exclusive_maximum", "exclusiveMaximum"),
+                   ("min_length", "minLength"), ("max_length", "maxLength"),
+                   ("min_items", "minItems"), ("max_items", "maxItems"),
+                   ("pattern", "pattern"), ("format", "format"))
+
+
+class CompactNotation:
+    """The one-line type notation several formats share.
+
+    Spellings (each piece is a method, so that a format can respell it):
+
+    - a scalar kind as itself: ``string``, ``integer``, ``number``, ``boolean``, ``null``,
+      ``any``; a free-form object ``object``;
+    - an enum as its JSON values joined by ``|``: ``"c"|"f"`` (``never`` for no values);
+    - an array ``list[T]`` (``list[any]`` for unknown items);
+    - an object with fields ``{name: T, opt?: T = default}``; ``?`` marks an optional key and
+      ``= value`` a default, in JSON;
+    - a union ``A | B``; a nullable type ``T | null``;
+    - constraints after the type, with JSON Schema's keywords and JSON values:
+      ``integer(minimum=1, maximum=100)``, ``string(pattern="^a+$")``,
+      ``{k: string}(additionalProperties=false)``.
+
+    Names are written verbatim, whatever characters they hold.
+    """
+
+    optional_mark = "?"
+
+    def kind(self, kind: str) -> str:
+        """A scalar kind, or ``object`` for a free-form object."""
+        return kind
+
+    def enum(self, values: tuple[Any, ...]) -> str:
+        """The allowed values of an enum."""
+        return "|".join(json_text(v) for v in values) or "never"
+
+    def array(self, items: str) -> str:
+        """An array of ``items``."""
+        return f"list[{items}]"
+
+    def record(self, fields: list[str]) -> str:
+        """An object with the given (already written) fields."""
+        return "{" + ", ".join(fields) + "}"
+
+    def union(self, options: list[str]) -> str:
+        """One of the given (already written) options."""
+        return " | ".join(options) or self.kind("any")
+
+    def nullable(self, text: str) -> str:
+        """``text`` that may also be null."""
+        return f"{text} | null"
+
+    def constrained(self, text: str, pairs: list[tuple[str, Any]]) -> str:
+        """``text`` with constraints (JSON Schema keyword, value) after it."""
+        return f"{text}({', '.join(f'{k}={json_text(v)}' for k, v in pairs)})"
+
+    def type(self, t: TypeIR) -> str:
+        """``t`` in the notation, nested types inline."""
+        if t.kind == "enum":
+            text = self.enum(t.values)
+        elif t.kind == "array":
+            text = self.array(self.type(t.items) if t.items is not None else self.kind("any"))
+        elif t.kind == "object" and t.fields:
+            text = self.record([self.field(f) for f in t.fields])
+        elif t.kind == "union":
+            text = self.union([self.type(o) for o in t.options])
+        else:
+            text = self.kind(t.kind)
+        pairs = [(key, getattr(t, attr)) for attr, key in SCHEMA_KEYWORDS
+                 if getattr(t, attr) is not None]
+        if t.kind == "object" and t.additional is not None:
+            pairs.append(("additionalProperties", t.additional))
+        if pairs:
+            text = self.constrained(text, pairs)
+        return self.nullable(text) if t.nullable and t.kind != "null" else text
+
+    def field(self, p: ParamIR) -> str:
+        """A parameter or field: ``name: T``, ``name?: T``, ``name?: T = default``."""
+        text = f"{p.name}{'' if p.required else self.optional_mark}: {self.type(p.type)}"
+        return f"{text} = {json_text(p.default)}" if p.has_default else text
+
+    def signature(self, tool: ToolIR) -> str:
+        """``name(a: T, b?: T = d) -> R`` (``-> R`` only when the return type is known)."""
+        text = f"{tool.name}({', '.join(self.field(p) for p in tool.params)})"
+        return f"{text} -> {self.type(tool.returns)}" if tool.returns is not None else text
+
+
+#: The plain compact notation.
+COMPACT = CompactNotation()
+
+
+def walk_fields(t: TypeIR, path: str, depth: int = 1) -> Iterator[tuple[str, ParamIR, int]]:
+    """``(path, field, depth)`` for every field nested in ``t``, depth first.
+
+    Paths extend ``path`` with ``.name`` for a field, ``[]`` for the items of an array and
+    ``#2`` for the second option of a union: ``lines[].sku``, ``where.area.centre#2.lat``.
+    ``depth`` counts objects from ``t``'s fields (given as ``depth``) down.
+    """
+    if t.kind == "object":
+        for f in t.fields:
+            inner = f"{path}.{f.name}"
+            yield inner, f, depth
+            yield from walk_fields(f.type, inner, depth + 1)
+    elif t.kind == "array" and t.items is not None:
+        yield from walk_fields(t.items, f"{path}[]", depth)
+    elif t.kind == "union":
+        for i, o in enumerate(t.options, 1):
+            yield from walk_fields(o, f"{path}#{i}", depth)
+
+
+def walk_params(params: Iterable[ParamIR]) -> Iterator[tuple[str, ParamIR, int]]:
+    """``(path, parameter, depth)`` for every parameter (depth 0, its name as path) and every
+    field nested in one (paths and depths as in :func:`walk_fields`), depth first."""
+    for p in params:
+        yield p.name, p, 0
+        yield from walk_fields(p.type, p.name)
+
+
+def nested_docs(t: TypeIR, path: str) -> list[str]:
+    """``path.field: Description.`` for every described field nested in ``t``."""
+    return [f"{inner}: {sentence(f.description)}" for inner, f, _ in walk_fields(t, path)
+            if f.description]
+
+
+def param_doc(p: ParamIR) -> str:
+    """A parameter's description followed by those of its nested fields, on one line."""
+    parts = [sentence(p.description)] if p.description else []
+    return " ".join(parts + nested_docs(p.type, p.name))
+
+
+def compact_line(p: ParamIR, notation: CompactNotation = COMPACT) -> str:
+    """One parameter as ``name?: T = default — Description. name.field: Description.``"""
+    doc = param_doc(p)
+    return f"{notation.field(p)} — {doc}" if doc else notation.field(p)
+
+
+def returns_line(tool: ToolIR, notation: CompactNotation = COMPACT,
+                 prefix: str = "-> ") -> str | None:
+    """``-> T`` (``prefix`` then the type, then the descriptions of the result's fields as
+    ``result.field: ...``), or None when the return type is unknown."""
+    if tool.returns is None:
+        return None
+    doc = " ".join(nested_docs(tool.returns, "result"))
+    return f"{prefix}{notation.type(tool.returns)}" + (f" — {doc}" if doc else "")
+
+
+def compact_block(tool: ToolIR, notation: CompactNotation = COMPACT,
+                  indent: str = "  ") -> list[str]:
+    """One tool in the compact schema shared by the novel formats, as lines::
+
+        get_weather
+          // Current weather for a city.
+          city: string — City name.
+          unit?: "c"|"f" = "c" — Unit.
+          -> integer
+
+    The name, then the description after ``//``, one :func:`compact_line` per parameter and
+    the :func:`returns_line`; lines below the name start with ``indent``.
+    """
+    lines = [tool.name]
+    if tool.description:
+        lines.append(f"{indent}// {one_line(tool.description)}")
+    lines += [indent + compact_line(p, notation) for p in tool.params]
+    ret = returns_line(tool, notation)
+    if ret is not None:
+        lines.append(indent + ret)
+    return lines
+
+
+def first_sentence(text: str, limit: int = 120) -> str:
+    """The first sentence of ``text`` on one line, cut at ``limit`` characters with ``…``."""
+    text = one_line(text)
+    match = re.match(r"(.+?[.!?])(?:\s|$)", text)
+    if match:
+        text = match.group(1)
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+# -- domains (tools grouped by the first word of their names) -----------------------------------
+
+_NAME_BREAK = re.compile(r"[._/:\s-]|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def split_domain(name: str) -> tuple[str, str]:
+    """``(domain, rest)`` of a tool name: the part before its first separator (``.``, ``/``,
+    ``:``, ``_``, ``-``, whitespace) or lower-to-upper camelCase boundary, and what follows
+    that separator. ``math.factorial`` → ``("math", "factorial")``, ``getUser`` → ``("get",
+    "User")``, ``query`` → ``("query", "")``."""
+    match = _NAME_BREAK.search(name)
+    if match is None or match.start() == 0:
+        return name, ""
+    return name[:match.start()], name[match.end():]
+
+
+def group_domains(tools: Iterable[ToolIR]) -> list[tuple[str, list[ToolIR]]]:
+    """The tools grouped by :func:`split_domain`'s domain, domains in order of first appearance,
+    tools in their given order."""
+    groups: dict[str, list[ToolIR]] = {}
+    for tool in tools:
+        groups.setdefault(split_domain(tool.name)[0], []).append(tool)
+    return list(groups.items())
+
+
+# -- example values (the formats that show calls instead of schemas) ----------------------------
+
+_FORMAT_EXAMPLES = {"date": ("2024-05-01", "2024-06-15"),
+                    "date-time": ("2024-05-01T09:30:00Z", "2024-06-15T18:00:00Z"),
+                    "time": ("09:30:00", "18:00:00"),
+                    "email": ("ada@example.com", "bob@example.org"),
+                    "uri": ("https://example.com", "https://example.org/page"),
+                    "url": ("https://example.com", "https://example.org/page"),
+                    "uuid": ("123e4567-e89b-12d3-a456-426614174000",
+                             "9b2f0c1e-5d4a-4e8b-b7a1-0c3d2e1f4a5b")}
+
+
+def _example_number(t: TypeIR, variant: int, start: float) -> float:
+    """``start`` times ``variant + 1``, or the lower bound plus ``variant``; kept in bounds."""
+    value = start + variant * start
+    low = t.minimum if t.minimum is not None else t.exclusive_minimum
+    if low is not None:
+        value = low + variant + (1 if t.exclusive_minimum is not None and t.minimum is None else 0)
+    high = t.maximum if t.maximum is not None else t.exclusive_maximum
+    if high is not None and value >= high:
+        value = high if t.maximum is not None else high - 1
+    return value
+
+
+def example_value(t: TypeIR, name: str, variant: int = 0) -> Any:
+    """A plausible JSON value of type ``t`` for a parameter called ``name``.
+
+    ``variant`` ``v`` picks enum value and union option number ``v`` (modulo their count);
+    variant 0 gives an object only its required fields, any other variant every field.
+    Numbers respect their bounds, strings their length bounds and known formats (``date``,
+    ``email``...), arrays their item counts; patterns are not followed.
+    """
+    if t.kind == "enum":
+        return t.values[variant % len(t.values)] if t.values else None
+    if t.kind == "union" and t.options:
+        return example_value(t.options[variant % len(t.options)], name, variant)
+    if t.kind == "string":
+        if t.format in _FORMAT_EXAMPLES:
+            return _FORMAT_EXAMPLES[t.format][variant % 2]
+        words = " ".join(re.split(r"[\W_]+", name)).strip().lower() or "text"
+        text = f"{('example', 'another')[variant % 2]} {words}"
+        if t.min_length is not None and len(text) < t.min_length:
+            text += "x" * (t.min_length - len(text))
+        return text[:t.max_length] if t.max_length is not None else text
+    if t.kind == "integer":
+        return int(_example_number(t, variant, 3))
+    if t.kind == "number":
+        return _example_number(t, variant, 2.5)
+    if t.kind == "boolean":
+        return variant % 2 == 0
+    if t.kind == "array":
+        count = max(t.min_items or 1, 1)
+        if t.max_items is not None:
+            count = min(count, t.max_items)
+        item = TypeIR("any") if t.items is None else t.items
+        return [example_value(item, name, variant) for _ in range(count)]
+    if t.kind == "object":
+        if not t.fields:
+            return {"key": "value"}
+        return {f.name: example_value(f.type, f.name, variant) for f in t.fields
+                if f.required or variant}
+    if t.kind == "null":
+        return None
+    return ("some value", 42)[variant % 2]
+
+
+def example_variants(tool: ToolIR) -> int:
+    """How many full examples (variants 1, 2, ...) show every enum value and union option of
+    ``tool``'s parameters: the largest number of values or options any one type has (at
+    least 1). Variant ``v`` picks choice ``v`` modulo the count, so variants 1 to this
+    number go through every residue of every smaller count too."""
+    most, stack = 1, [p.type for p in tool.params]
+    while stack:
+        t = stack.pop()
+        most = max(most, len(t.values), len(t.options))
+        stack += [f.type for f in t.fields] + list(t.options)
+        if t.items is not None:
+            stack.append(t.items)
+    return most
+
+
+def example_arguments(tool: ToolIR, variant: int = 0) -> dict[str, Any]:
+    """Arguments for an example call of ``tool``: the required parameters only for
+    ``variant`` 0, every parameter for ``variant`` 1 (values from :func:`example_value`)."""
+    return {p.name: example_value(p.type, p.name, variant) for p in tool.params
+            if p.required or variant}
+
+
+def summary_line(text: str, limit: int = 160) -> str:
+    """The first non-empty line of ``text``, its whitespace collapsed, as a one-line summary.
+
+    A line longer than ``limit`` characters is cut at the last space before the limit (or at
+    the limit when there is none) and ends with ``…``. Used where a format shows one line per
+    tool (a tool index, a menu of names with descriptions, an OpenAPI ``summary``).
+    """
+    line = next((one_line(ln) for ln in text.splitlines() if ln.strip()), "")
+    if len(line) <= limit:
+        return line
+    cut = line.rfind(" ", 0, limit)
+    return line[:cut if cut > 0 else limit - 1].rstrip() + "…"
+
+
+# -- names and comments for languages with ASCII identifiers (config, IDL, grammar formats) -----
+
+_CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\ud800-\udfff]")
+
+
+def ascii_words(name: str) -> list[str]:
+    """The ASCII words of ``name``: accents dropped (``météo`` → ``meteo``), split at every
+    character that is not a letter or digit and at lower-to-upper camelCase boundaries
+    (``getUser_id`` → ``["get", "User", "id"]``)."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", plain)
+
+
+def ascii_identifier(name: str, reserved: frozenset[str] | set[str] = frozenset()) -> str:
+    """``name`` as an ASCII identifier ``[A-Za-z_][A-Za-z0-9_]*``: itself when it already is one.
+
+    Accents are dropped (``météo_prévision`` → ``meteo_prevision``), every other character
+    that cannot stand in an identifier becomes ``_`` (``page-id`` → ``page_id``,
+    ``a&b<c>`` → ``a_b_c_``), a leading digit gets a ``_`` before it and a word in
+    ``reserved`` a ``_`` after it (``class`` → ``class_``).
+    """
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    if len(plain) < len(name) and not re.search(r"[^\W\d_]", plain):
+        plain = name  # nothing but non-Latin letters: keep one _ per character
+    out = re.sub(r"[^A-Za-z0-9_]", "_", plain) or "_"
+    if out[0].isdigit():
+        out = "_" + out
+    return out + "_" if out in reserved else out
+
+
+def option_labels(t: TypeIR) -> list[str]:
+    """One label per option of the union ``t``, for languages that name union members.
+
+    A label is the option's kind (an enum's base kind: ``string``, ``integer``, ``object``,
+    ``array``...); a kind that comes again gets ``2``, ``3``... (``object``, ``object2``).
+    """
+    taken: set[str] = set()
+    out = []
+    for option in t.options:
+        kind = option.enum_base() if option.kind == "enum" else option.kind
+        out.append(unique_name(kind, taken).replace("_", ""))
+    return out
+
+
+def comment_lines(text: str) -> list[str]:
+    """``text`` as lines fit for line comments: one per line of ``text``, whitespace runs
+    collapsed, blank lines dropped, control characters (and U+2028/U+2029, which some
+    languages read as line ends) spelled as ``\\uXXXX``."""
+    return [_CONTROL_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", one_line(line))
+            for line in text.splitlines() if line.strip()]
+

@@ -4,15 +4,18 @@ Two modes:
 
 ``strip_high``
     In every title and description, remove invisible characters (TS106) and then every sentence
-    that carries a high finding; a default or an enum value that carries a high finding is
-    removed whole (the value is the carrier). Nothing else changes.
+    that carries a high finding. A default or an enum value that carries a high finding is
+    removed whole (the value is the carrier); one whose only fault is invisible characters
+    loses those characters when it is a string, and is removed otherwise. Nothing else changes.
 ``drop_descriptions``
     Empty every tool and parameter description and title (what the study's minimal format
     shows: no description, and no hijack, ``injection.json``), and treat defaults and enum
     values as ``strip_high`` does.
 
-Names are never changed: a shadowing or hidden-character finding on a name stays in the report
-and the tool stays; remove it yourself.
+Sentences end at ``.``, ``!``, ``?`` or a line break (see ``sentence_spans``): an instruction glued
+to the text before it without a full stop is part of that sentence, and both go. Names are never
+changed: a shadowing or hidden-character finding on a name stays in the report and the tool
+stays; remove it yourself.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 
 from ..ir import Toolset
 from ._fields import REMOVE, FieldText, iter_fields, rebuild_toolset
-from ._rules import invisible_spans
+from ._rules import _Sentences, invisible_spans
 from ._scan import Finding, scan_text, scan_toolset
 
 __all__ = ["CLEAN_MODES", "CleanLogEntry", "clean_toolset", "strip_text"]
@@ -105,8 +108,6 @@ def strip_text(text: str, kind: str = "tool.description", *, tool: str = "",
         The cleaned text (stripped of surrounding whitespace when anything was removed) and the
         ids of the rules whose findings were removed, sorted.
     """
-    from ._rules import _Sentences  # the same sentence split the rules read by
-
     rules: set[str] = set()
     cleaned = _without_invisible(text)
     if cleaned != text:

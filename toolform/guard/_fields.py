@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
-from typing import Any, Iterator, Mapping
+from dataclasses import replace
+from typing import Any, Iterator, Mapping, NamedTuple
 
 from ..ir import NO_DEFAULT, ParamIR, ToolIR, Toolset, TypeIR
 
-__all__ = ["FIELD_KINDS", "REMOVE", "FieldText", "iter_fields", "rebuild_toolset", "value_text"]
+__all__ = [
+    "FIELD_KINDS", "FieldText", "REMOVE", "iter_fields", "rebuild_toolset", "value_text",
+]
 
 #: The kinds of field the guard reads: (kind, meaning).
 FIELD_KINDS: tuple[tuple[str, str], ...] = (
@@ -47,8 +49,7 @@ class _Remove:
 REMOVE: Any = _Remove()
 
 
-@dataclass(frozen=True)
-class FieldText:
+class FieldText(NamedTuple):
     """One readable field of a toolset.
 
     Parameters

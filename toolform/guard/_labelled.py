@@ -25,8 +25,10 @@ from ._scan import scan_toolset
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["LABELS", "PLACES", "SPLITS", "DetectorScores", "LabelledText", "detector_scores",
-           "labelled_toolset", "load_labelled_set"]
+__all__ = [
+    "DetectorScores", "LABELS", "LabelledText", "PLACES", "SPLITS", "detector_scores",
+    "labelled_toolset", "load_labelled_set",
+]
 
 #: The labels a row can carry.
 LABELS = ("benign", "injected")
@@ -101,9 +103,9 @@ def _row(data: Any, where: str) -> LabelledText:
         raise DatasetError(f"{where}: place must be one of {PLACES}, got {data['place']!r}")
     if data["place"].startswith("param.") and not data.get("param"):
         raise DatasetError(f"{where}: place {data['place']} needs a param")
-    return LabelledText(id=data["id"], split=data["split"], label=data["label"], place=data["place"],
-                        text=data["text"], server=data["server"], tool=data["tool"],
-                        style=data["style"], param=data.get("param"),
+    return LabelledText(id=data["id"], split=data["split"], label=data["label"],
+                        place=data["place"], text=data["text"], server=data["server"],
+                        tool=data["tool"], style=data["style"], param=data.get("param"),
                         catalogue=tuple(data.get("catalogue") or ()), note=data.get("note", ""))
 
 
@@ -277,7 +279,7 @@ def detector_scores(rows: Sequence[LabelledText] | None = None, *,
         flagged = bool(rules)
         injected = row.label == "injected"
         counts[("t" if flagged == injected else "f") + ("p" if flagged else "n")] += 1
-        out.append({"id": row.id, "split": row.split, "label": row.label, "place": row.place, "style": row.style,
-                    "flagged": flagged, "rules": rules})
+        out.append({"id": row.id, "split": row.split, "label": row.label, "place": row.place,
+                    "style": row.style, "flagged": flagged, "rules": rules})
     return DetectorScores(severity, counts["tp"], counts["fp"], counts["fn"], counts["tn"],
                           tuple(out))

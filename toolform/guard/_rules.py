@@ -1,11 +1,16 @@
-"""The guard's ten rules, TS101 to TS110, as data plus one matcher each.
+"""The guard's ten rules, TS101 to TS110, as data plus their matchers.
 
 Each :class:`Rule` carries its id, a short name, its highest severity, what it looks for, the
-field kinds it reads, a matcher, and one example it must flag and one it must leave alone (the
-conformance test runs every rule on its own examples). A matcher reads one field's text and
-yields :class:`Hit` spans with offsets into that text; it never executes, fetches or evaluates
-anything. The only decoding is TS107's: a base64 or hex run of at most
+field kinds it reads, its trigger words, a matcher, and one example it must flag and one it must
+leave alone (the conformance test runs every rule on its own examples). A matcher reads one
+field's text and yields :class:`Hit` spans with offsets into that text; it never executes,
+fetches or evaluates anything. The only decoding is TS107's: a base64 or hex run of at most
 :data:`MAX_DECODE_CHARS` characters is decoded to *look* at it as text.
+
+The phrasing rules (TS101-TS105, TS109) are each a few regular expressions, every one gated by
+the words it cannot match without (``_gate``), because Python's regex engine has no keyword
+index. TS104 also has a catalogue matcher (another tool's name in a directive), and TS110's
+catalogue-wide check is :func:`shadowing`.
 
 Rules at a glance::
 
@@ -33,20 +38,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 __all__ = [
-    "INVISIBLE_CLASS",
-    "MAX_DECODE_CHARS",
-    "NAME_TOKEN",
-    "RULES",
-    "SEVERITIES",
-    "Hit",
-    "Rule",
-    "ScanContext",
-    "get_rule",
-    "invisible_spans",
-    "words_of",
-    "sentence_spans",
-    "severity_rank",
-    "shadowing",
+    "Hit", "INVISIBLE_CLASS", "MAX_DECODE_CHARS", "NAME_TOKEN", "RULES", "Rule", "SEVERITIES",
+    "ScanContext", "TriggerTest", "get_rule", "invisible_spans", "sentence_spans",
+    "severity_rank", "shadowing", "trigger_test", "words_of",
 ]
 
 #: Severity levels, most severe first.
@@ -87,9 +81,11 @@ class Hit:
 _IDENTIFIER_SHAPE = re.compile(r"[_.\-\d]|[a-z][A-Z]")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ScanContext:
     """What a matcher may know beyond its field: the catalogue's tool names.
+
+    Made fresh for every field by the scanner; matchers only read it.
 
     Parameters
     ----------
@@ -120,9 +116,8 @@ class ScanContext:
 
     def __post_init__(self) -> None:
         if self.known_names is None:
-            names = frozenset(n for n in self.tool_names
-                              if len(n) >= 4 and _IDENTIFIER_SHAPE.search(n))
-            object.__setattr__(self, "known_names", names)
+            self.known_names = frozenset(n for n in self.tool_names
+                                         if len(n) >= 4 and _IDENTIFIER_SHAPE.search(n))
 
 
 Matcher = Callable[[str, ScanContext], Iterator[Hit]]
@@ -193,10 +188,14 @@ def words_of(lowered: str) -> frozenset[str]:
     return frozenset(_WORD_RUN.findall(lowered))
 
 
-def _split_triggers(triggers: Sequence[str]) -> tuple[frozenset[str], tuple[str, ...]]:
-    """Whole-word triggers and substring triggers (see :class:`Rule`)."""
+TriggerTest = tuple[frozenset[str], "re.Pattern[str] | None"]
+
+
+def trigger_test(triggers: Sequence[str]) -> TriggerTest:
+    """Compile triggers (see :class:`Rule`) into whole words and one regex of the substrings."""
+    subs = [t.rstrip("*") for t in triggers if not t.isalnum()]
     return (frozenset(t for t in triggers if t.isalnum()),
-            tuple(t.rstrip("*") for t in triggers if not t.isalnum()))
+            re.compile("|".join(re.escape(t) for t in subs)) if subs else None)
 
 
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|no|ca|resp)\.\Z", re.IGNORECASE)
@@ -271,17 +270,31 @@ class _Gated:
     label: str
     regex: re.Pattern[str]
     triggers: tuple[str, ...]
-    words: frozenset[str]
-    substrings: tuple[str, ...]
-    also: frozenset[str] = frozenset()
+    test: TriggerTest
+    also: TriggerTest | None = None
 
 
 def _gate(label: str, pattern: str, triggers: Sequence[str], flags: int = re.IGNORECASE, *,
           also: Sequence[str] = ()) -> _Gated:
-    """A gated pattern; with ``also``, one of those words must occur too (every alternative of
-    the pattern needs a trigger and one of ``also``)."""
-    words, substrings = _split_triggers(triggers)
-    return _Gated(label, _rx(pattern, flags), tuple(triggers), words, substrings, frozenset(also))
+    """A gated pattern. With ``also`` (written like triggers), one of those must occur too:
+    every alternative of the pattern needs a trigger and one of ``also``."""
+    return _Gated(label, _rx(pattern, flags), tuple(triggers), trigger_test(triggers),
+                  trigger_test(also) if also else None)
+
+
+def _wakes(g: _Gated, lowered: str, words: frozenset[str]) -> bool:
+    test, also = g.test, g.also
+    if test[0].isdisjoint(words) and (test[1] is None or test[1].search(lowered) is None):
+        return False
+    return also is None or not also[0].isdisjoint(words) or (
+        also[1] is not None and also[1].search(lowered) is not None)
+
+
+#: Texts longer than this (characters) are matched sentence by sentence: a gated pattern runs
+#: only over the sentences holding its trigger words. The phrasing patterns describe one
+#: sentence each, so a match would have to reach across a full stop or line break to be lost;
+#: the test that triggers hide no match compares this against whole-text matching.
+LONG_TEXT = 400
 
 
 def _run(gates: Sequence[_Gated], text: str,
@@ -289,12 +302,27 @@ def _run(gates: Sequence[_Gated], text: str,
     """``(label, match)`` for every match of every gated pattern woken by ``text``."""
     lowered = text.lower()
     words = ctx.words if ctx.words is not None else words_of(lowered)
-    for g in gates:
-        if not ctx.gated or ((not g.words.isdisjoint(words)
-                              or any(t in lowered for t in g.substrings))
-                             and (not g.also or not g.also.isdisjoint(words))):
+    if not ctx.gated:
+        for g in gates:
             for m in g.regex.finditer(text):
                 yield g.label, m
+        return
+    pieces: list[tuple[int, int, str, frozenset[str]]] | None = None
+    for g in gates:
+        if not _wakes(g, lowered, words):
+            continue
+        if len(text) <= LONG_TEXT:
+            for m in g.regex.finditer(text):
+                yield g.label, m
+            continue
+        if pieces is None:
+            pieces = [(s, e, lowered[s:e], words_of(lowered[s:e]))
+                      for s, e in sentence_spans(text)]
+        for s, e, piece, piece_words in pieces:
+            if _wakes(g, piece, piece_words):
+                # pos/endpos keep offsets in the whole text; look-behinds still see before pos
+                for m in g.regex.finditer(text, s, e):
+                    yield g.label, m
 
 
 def _union(gates: Sequence[_Gated]) -> tuple[str, ...]:
@@ -344,6 +372,10 @@ _VALUE_VERB = r"(?:set|pass|use|put|fill(?:\s+in)?|enter|include|add|append|prep
               r"provide|supply|give|change|override|replace|insert|assign|fix|end|start|begin|" \
               r"prefix|suffix|sign|route|redirect|wrap|tag|choose|pick|select|prefer|widen|" \
               r"expand|switch|increase|raise|lower)"
+# Every literal above needs one of these: a quote, @, ://, a digit, - or _, or a scalar word.
+_LITERAL_HINTS = ("'*", '"', "`", "“", "‘", "@", "://", "-", "_", *(f"{d}*" for d in "0123456789"),
+                  "true", "false", "null", "none", "yes", "no")
+_STRONG_HINTS = ("'*", '"', "`", "“", "‘", "@", "://", "-", "_", *(f"{d}*" for d in "0123456789"))
 _TS101 = (
     _gate("verb", rf"""\b{_VALUE_VERB}
         (?: \b[^.;!?\n]{{0,80}}?(?:\b(?:to|as|with|through|via|equal\s+to)\b|[:=])\s*
@@ -352,15 +384,17 @@ _TS101 = (
             \s+(?:for|in|into|as|on|at|to)\b
           | (?<=choose|select|prefer)\s+(?:the\s+(?:value|option|id)\s+)?(?P<lit4>{_LITERAL})
           | (?<=pick)\s+(?:the\s+(?:value|option|id)\s+)?(?:[\w-]+\s+)?(?P<lit5>{_LITERAL}) )""",
-          _VERBS),
+          _VERBS, also=_LITERAL_HINTS),
     _gate("modal", rf"""\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to)\s+
         (?:always\s+|only\s+|now\s+|instead\s+|also\s+)?(?:be|equal|contain|include|use|
         start\s+with|end\s+with|match)\s+(?:set\s+to\s+|exactly\s+)?(?:[\w'-]+\s+){{0,2}}
         (?P<lit>{_STRONG})""",
-          ("must", "should", "shall", "has", "have", "need", "needs")),
+          ("must", "should", "shall", "has", "have", "need", "needs"), also=_STRONG_HINTS),
     _gate("always", rf"""\b(?:always|never)\s+{_VALUE_VERB}\b[^.;!?\n]{{0,80}}?
-        (?:\b(?:parameters?|arguments?|fields?|params?|values?|lists?|arrays?|query|request|
-        body|payload|input)\b|(?P<lit3>{_LITERAL}))""", ("always", "never")),
+        \b(?:parameters?|arguments?|fields?|params?|values?|lists?|arrays?|query|request|
+        body|payload|input)\b""", ("always", "never")),
+    _gate("always_value", rf"""\b(?:always|never)\s+{_VALUE_VERB}\b[^.;!?\n]{{0,80}}?
+        (?P<lit3>{_LITERAL})""", ("always", "never"), also=_LITERAL_HINTS),
 )
 
 
@@ -508,8 +542,9 @@ _TS104 = (
     _gate("send", r"""\b(?:send|forward|post|upload|e-?mail|mail|copy|mirror|report|share|
         transmit|relay|bcc|cc|exfiltrate|leak|submit|sync)\s+(?:a\s+copy\s+of\s+)?
         (?:(?:the|all|any|every|each|its|their|your|this|these)\s+){0,2}(?:tool'?s?\s+)?
-        (?:[\w-]+\s+){0,2}?(?P<what>results?|outputs?|responses?|contents?|data|conversation|transcript|history|
-        information|info|findings|answers?|everything|summary|details|messages?|emails?|it|them)
+        (?:[\w-]+\s+){0,2}?(?P<what>results?|outputs?|responses?|contents?|data|conversation|
+        transcript|history|information|info|findings|answers?|everything|summary|details|
+        messages?|emails?|it|them)
         \b[^.\n]{0,60}?\bto\b(?P<dest>[^.\n]{0,80})""", _SEND_VERBS),
     _gate("exfil", rf"""\b(?:send|forward|post|upload|e-?mail|mail|copy|mirror|share|transmit|
         relay|sync|push|report|leak|exfiltrate)\s+(?:it\s+|them\s+|everything\s+|a\s+copy\s+)?
@@ -588,14 +623,14 @@ _TS105 = (
         | \bpasswords? | \bpassphrases? | \bpasswd\b | \bcredentials? | \bcookies\b
         | \bcredit\s+card(?:\s+numbers?)? | \bsocial\s+security | \bcvv\b
         | \bone-time\s+(?:codes?|passwords?) | \b2fa\s+codes? | \benvironment\s+variables?
-        | \benv\s+vars?\b
-        | (?-i:\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|PAT|CREDENTIALS?)
-          \b)""",
+        | \benv\s+vars?\b""",
           ("keychain", "seed", "recovery", "mnemonic", "private", "ssh", "api", "apikey",
            "apikeys", "access", "accesstoken", "accesstokens", "auth*", "bearer", "session*",
            "refresh", "secret*", "passw*", "passphrase*", "credential*", "cookies", "credit",
-           "social", "cvv", "one-time", "2fa", "environment", "env", "token", "key", "pat",
-           "password", "passwd", "credential", "credentials")),
+           "social", "cvv", "one-time", "2fa", "environment", "env")),
+    _gate("variable", r"""(?-i:\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|
+        PAT|CREDENTIALS?)\b)""", ("token", "key", "secret", "password", "passwd", "pat",
+                                   "credential", "credentials"), also=("_",)),
     _gate("conversation", r"""\b(?:entire|full|whole|complete)\s+(?:conversation|chat|dialog(?:ue)?|
           context)
         | \bconversation\s+(?:history|so\s+far|log|transcript|context)
@@ -914,7 +949,8 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
             continue
         if key in seen:
             j = seen[key]
-            how = "uses look-alike letters" if not name.isascii() else "differs only in case or separators"
+            how = ("uses look-alike letters" if not name.isascii()
+                   else "differs only in case or separators")
             yield i, j, "high", f"looks like {names[j]!r} ({how})"
             continue
         as_letters = key.translate(_LEET)

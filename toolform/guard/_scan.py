@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..ir import Toolset
-from ._fields import FieldText, iter_fields
+from ._fields import FIELD_KINDS, FieldText, iter_fields
 from ._rules import (INVISIBLE_CLASS, NAME_TOKEN, RULES, SEVERITIES, Hit, Matcher, Rule,
-                     ScanContext, get_rule, invisible_spans, severity_rank, shadowing, words_of)
+                     ScanContext, TriggerTest, get_rule, invisible_spans, severity_rank,
+                     shadowing, trigger_test, words_of)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -123,20 +124,14 @@ def _merge(hits: Iterable[Hit]) -> list[Hit]:
     return merged
 
 
-def _trigger_sets(rule: Rule) -> tuple[frozenset[str], tuple[str, ...]]:
-    """A rule's whole-word triggers and its substring triggers (see :class:`Rule`)."""
-    return (frozenset(t for t in rule.triggers if t.isalnum()),
-            tuple(t.rstrip("*") for t in rule.triggers if not t.isalnum()))
-
-
-_TRIGGERS = {r.id: _trigger_sets(r) for r in RULES}
+_TRIGGERS = {r.id: trigger_test(r.triggers) for r in RULES if r.triggers}
 _NO_NAMES: frozenset[str] = frozenset()
 
 
 def _visible(text: str) -> tuple[str, list[int] | None]:
     """``text`` without its invisible characters, and the map from visible offsets back to
     ``text`` (None when nothing was hidden)."""
-    if not _HAS_INVISIBLE(text):
+    if text.isascii() or not _HAS_INVISIBLE(text):
         return text, None
     hidden = invisible_spans(text)
     if not hidden:
@@ -157,26 +152,33 @@ def _hits(rule: Rule, matcher: Matcher, source: str, ctx: ScanContext,
     return [(rule, h) for h in hits]
 
 
-def _text_hits(text: str, kind: str, rules: Sequence[Rule], *,
+Plan = list[tuple[Rule, TriggerTest | None]]
+
+
+def _plan(kind: str, rules: Sequence[Rule]) -> Plan:
+    """The rules that read ``kind``, each with its compiled trigger test."""
+    return [(r, _TRIGGERS.get(r.id)) for r in rules if kind in r.kinds]
+
+
+def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
                use_triggers: bool = True) -> list[tuple[Rule, Hit]]:
     """Every (rule, hit) the per-text matchers find in one field's text (offsets into
     ``text``); the catalogue matchers are run separately, per tool.
 
-    ``use_triggers=False`` runs every matcher whatever its triggers say (the test that the
-    triggers hide no match uses it).
+    ``rules`` may be a plan already made for ``kind`` by :func:`_plan` (a scan makes one per
+    kind). ``use_triggers=False`` runs every matcher whatever its triggers say (the test that
+    the triggers hide no match uses it).
     """
+    plan = rules if rules and isinstance(rules[0], tuple) else _plan(kind, rules)  # type: ignore
     visible, back = _visible(text)
     lowered = visible.lower()
     words = words_of(lowered)
     ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
     out: list[tuple[Rule, Hit]] = []
-    for rule in rules:
-        if kind not in rule.kinds:
+    for rule, test in plan:
+        if use_triggers and test is not None and test[0].isdisjoint(words) and (
+                test[1] is None or test[1].search(lowered) is None):
             continue
-        if use_triggers and rule.triggers:
-            by_word, substrings = _TRIGGERS[rule.id]
-            if by_word.isdisjoint(words) and not any(t in lowered for t in substrings):
-                continue
         if rule.id == "TS106":
             if back is not None or not use_triggers:  # nothing hidden: nothing to report
                 out.extend(_hits(rule, rule.matcher, text, ctx, None))
@@ -187,14 +189,11 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule], *,
 
 def _catalogue_hits(text: str, ctx: ScanContext,
                     rules: Sequence[Rule]) -> list[tuple[Rule, Hit]]:
-    if ctx.known_names is None or ctx.known_names.isdisjoint(NAME_TOKEN.findall(text)):
-        return []
-    out: list[tuple[Rule, Hit]] = []
-    for rule in rules:
-        if rule.catalogue_matcher is not None and ctx.kind in rule.kinds:
-            visible, back = _visible(text)
-            out.extend(_hits(rule, rule.catalogue_matcher, visible, ctx, back))
-    return out
+    """Every (rule, hit) the catalogue matchers find in one field's text, for one tool."""
+    visible, back = _visible(text)
+    return [pair for rule in rules
+            if rule.catalogue_matcher is not None and ctx.kind in rule.kinds
+            for pair in _hits(rule, rule.catalogue_matcher, visible, ctx, back)]
 
 
 def _finding(rule: Rule, hit: Hit, f: FieldText) -> Finding:
@@ -283,30 +282,36 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
     # some name has none (camelCase, digits), in which case every text is tokenised.
     separators = {ch for n in (known or ()) for ch in "_-." if ch in n}
     plain_names = any(not any(ch in n for ch in "_-.") for n in (known or ()))
+    plans = {kind: _plan(kind, chosen) for kind, _ in FIELD_KINDS}
     seen: dict[tuple[str, str], list[tuple[Rule, Hit]]] = {}
     named: dict[str, bool] = {}  # text -> mentions a recognisable tool name
     findings: list[Finding] = []
     index = -1
     ctx = ScanContext(names, "", "", known)
     for f in iter_fields(toolset):
-        if f.kind == "param.name" and not _HAS_INVISIBLE(f.text):
-            continue  # only TS106 reads parameter names
-        pairs = seen.get((f.kind, f.text))
-        if pairs is None:
-            pairs = seen[(f.kind, f.text)] = _text_hits(f.text, f.kind, chosen)
+        if f.kind == "param.name" and f.text.isascii():
+            continue  # only TS106 reads parameter names, and hidden characters are not ASCII
+        if f.kind == "tool.name" and f.text.isascii():
+            pairs = []  # TS106 and TS110 look for characters outside ASCII in a name
+        else:
+            pairs = seen.get((f.kind, f.text))
+            if pairs is None:
+                pairs = seen[(f.kind, f.text)] = _text_hits(f.text, f.kind, plans[f.kind])
         if read_names and f.kind in _PROSE:
             mentions = named.get(f.text)
             if mentions is None:
+                probe = _visible(f.text)[0]
                 mentions = named[f.text] = bool(
-                    (plain_names or any(ch in f.text for ch in separators))
-                    and not known.isdisjoint(NAME_TOKEN.findall(f.text)))
+                    (plain_names or any(ch in probe for ch in separators))
+                    and not known.isdisjoint(NAME_TOKEN.findall(probe)))
             if mentions:
                 if ctx.tool != f.tool or ctx.kind != f.kind:
                     ctx = ScanContext(names, f.tool, f.kind, known)
                 extra = _catalogue_hits(f.text, ctx, chosen)
                 if extra:
                     pairs = _order(pairs + extra)
-        findings.extend(_finding(r, h, f) for r, h in pairs)
+        if pairs:
+            findings.extend(_finding(r, h, f) for r, h in pairs)
         if f.kind == "tool.name":
             index += 1
             for severity, detail in shadows.get(index, ()):
@@ -356,7 +361,7 @@ class GuardReport:
     cleaned: Toolset | None = None
     clean_log: tuple[CleanLogEntry, ...] = ()
     clean_mode: str | None = None
-    pin: PinReport | None = field(default=None)
+    pin: PinReport | None = None
 
     @property
     def frame(self) -> pd.DataFrame:

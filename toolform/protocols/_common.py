@@ -21,27 +21,30 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import ParseError
 from ..ir import ParamIR, ToolIR, Toolset, TypeIR
 
 __all__ = [
+    "Brackets",
+    "Fragment",
     "MAX_DEPTH",
     "MAX_REPLY_CHARS",
+    "Move",
     "NAME_RATIO",
     "RULES",
-    "Fragment",
-    "Move",
-    "Brackets",
+    "check_depth",
     "code_fences",
     "coerce_text",
+    "find_tool",
     "json_fragments",
     "loads_loose",
     "match_brackets",
     "renest",
     "resolve_name",
     "strip_think",
+    "text_of",
     "to_json_value",
 ]
 
@@ -60,6 +63,7 @@ NAME_RATIO = 0.85
 
 # -- reply cleaning ----------------------------------------------------------------------------
 _THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
+_THINK_CLOSE = re.compile(r"</(think|thinking|reasoning)>", re.I)
 
 
 def strip_think(text: str) -> tuple[str, bool]:
@@ -80,9 +84,8 @@ def strip_think(text: str) -> tuple[str, bool]:
     tuple of (str, bool)
         The cleaned text, and whether anything was removed.
     """
-    lower_close = re.compile(r"</(think|thinking|reasoning)>", re.I)
     removed = False
-    first_close = lower_close.search(text)
+    first_close = _THINK_CLOSE.search(text)
     first_open = _THINK_OPEN.search(text)
     if first_close and (first_open is None or first_close.start() < first_open.start()):
         text = text[first_close.end():]
@@ -192,27 +195,34 @@ def match_brackets(text: str, opens: str = "{[") -> Brackets:
     outside = re.compile(f"[{re.escape(opens)}]+")
     inside = re.compile(f"[{re.escape(opens)}]+|[{re.escape(closes)}]|{_STRING_TOKENS}", re.S)
     found = Brackets({}, {}, {}, [], [])
+    pairs, levels, depths = found.pairs, found.levels, found.depths
     stack: list[int] = []  # positions of open brackets
     sub: list[int] = []  # depth of what each open bracket holds so far
+    search_inside, search_outside = inside.search, outside.search
     pos = 0
     while True:
-        m = (inside if stack else outside).search(text, pos)
+        m = search_inside(text, pos) if stack else search_outside(text, pos)
         if m is None:
             break
-        start, pos = m.start(), m.end()
+        start, pos = m.span()
         first = text[start]
-        if first in opens:  # a run of opening brackets, pushed at once
-            n = pos - start
-            found.levels.update(zip(range(start, pos), range(len(stack), len(stack) + n)))
-            stack.extend(range(start, pos))
-            sub.extend([1] * n)
+        if first in opens:
+            if pos - start == 1:
+                levels[start] = len(stack)
+                stack.append(start)
+                sub.append(1)
+            else:  # a run of opening brackets, pushed at once
+                levels.update(zip(range(start, pos), range(len(stack), len(stack) + pos - start)))
+                stack.extend(range(start, pos))
+                sub.extend([1] * (pos - start))
         elif first in closes:
             if text[stack[-1]] == _PAIRS[first]:
                 o, d = stack.pop(), sub.pop()
-                found.pairs[o] = start
-                found.depths[o] = d
+                pairs[o] = start
+                depths[o] = d
                 if sub:
-                    sub[-1] = max(sub[-1], d + 1)
+                    if sub[-1] <= d:
+                        sub[-1] = d + 1
                 elif d <= MAX_DEPTH:
                     found.spans.append((o, start))
             else:
@@ -438,7 +448,8 @@ def json_fragments(text: str, *, _level: int = 0) -> list[Fragment]:
     """Every outermost JSON object or array in ``text``, decoded tolerantly.
 
     A span that does not decode is searched once more inside (two levels at most), so a call
-    wrapped in prose braces is still found; spans that never close are returned as errors.
+    wrapped in prose braces is still found; spans that never close are returned as errors
+    when they hold a ``:`` (without one they cannot be a call).
 
     Parameters
     ----------
@@ -465,7 +476,8 @@ def json_fragments(text: str, *, _level: int = 0) -> list[Fragment]:
             else:
                 out.append(Fragment(start, end, chunk, error=str(exc)))
     for start, end in found.unclosed:
-        out.append(Fragment(start, end, text[start:end], error="bracket never closed"))
+        if text.find(":", start, end) >= 0:  # with no key-value pair it cannot be a call
+            out.append(Fragment(start, end, text[start:end], error="bracket never closed"))
     out.sort(key=lambda f: f.start)
     return out
 
@@ -674,19 +686,6 @@ def _fits(value: Any, t: TypeIR) -> bool:
     return True
 
 
-def coerce_arguments(arguments: Mapping[str, Any], tool: ToolIR | None) -> dict[str, Any]:
-    """Type each text argument by its parameter's schema (:func:`coerce_text`).
-
-    Arguments whose name is not a parameter of ``tool`` are typed as undeclared values.
-    """
-    out = {}
-    for key, value in arguments.items():
-        param = tool.param(key) if tool is not None else None
-        out[key] = coerce_text(value, param.type if param else None) if isinstance(
-            value, str) else value
-    return out
-
-
 # -- re-nesting --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Move:
@@ -774,8 +773,3 @@ def text_of(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)
-
-
-def call_names(calls: Iterable[Any]) -> list[str]:
-    """The ``name`` of each call (a small helper for messages)."""
-    return [c.name for c in calls]

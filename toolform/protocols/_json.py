@@ -126,7 +126,7 @@ class JsonObject(Protocol):
     """
 
     instruction = ('To call a tool, reply with a JSON object such as {"name": "tool_name", '
-                   '"arguments": {"arg": "value"}}; for several calls, reply with a JSON list '
+                   '"arguments": {"param_name": "value"}}; for several calls, reply with a JSON list '
                    'of such objects.')
 
     def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
@@ -167,7 +167,7 @@ class ToolCallTags(Protocol):
     """
 
     instruction = ('To call a tool, write <tool_call>{"name": "tool_name", "arguments": '
-                   '{"arg": "value"}}</tool_call>, one such block per call.')
+                   '{"param_name": "value"}}</tool_call>, one such block per call.')
 
     def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
         """One ``<tool_call>`` line per call, a sentence for none."""

@@ -173,7 +173,23 @@ def repair_calls(calls: Sequence[ToolCall], toolset: Toolset, *, text_values: bo
 
 def select_calls(rule: str, as_written: Sequence[ToolCall], repair: Repair, *,
                  text_values: bool) -> tuple[ToolCall, ...]:
-    """The calls a grading rule looks at (see the module docstring, step 6)."""
+    """The calls a grading rule looks at (see the module docstring, step 6).
+
+    Parameters
+    ----------
+    rule : str
+        One of ``RULES``.
+    as_written : sequence of ToolCall
+        The calls as the parser read them.
+    repair : Repair
+        What :func:`repair_calls` made of them.
+    text_values : bool
+        The calls' protocol carries values as text (rule ``main`` then re-nests).
+
+    Returns
+    -------
+    tuple of ToolCall
+    """
     if rule == "as_written":
         return tuple(as_written)
     if rule == "symmetric" or text_values:

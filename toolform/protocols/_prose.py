@@ -9,8 +9,9 @@ adapter turns such sentences into calls:
    argument clause. A negation just before the verb (``I don't need to call X``), and a name
    directly followed by ``(`` (that is code), are not intents.
 2. The argument clause starts with ``with`` (or ``using``, ``passing``, ``setting``, ``where``,
-   ``:``) and is a list of ``name OP value`` joined by commas, ``and`` or semicolons, where OP
-   is ``=``, ``:``, ``set to``, ``equal to``, ``equals``, ``is``, ``as``, ``of`` or ``to``.
+   ``:``; ``with the following arguments:`` too) and is a list of ``name OP value`` joined by
+   commas, ``and``, semicolons or new lines (a bullet allowed), where OP is ``=``, ``:``,
+   ``set to``, ``equal to``, ``equals``, ``is``, ``as``, ``of`` or ``to``.
    Names are matched against the tool's parameter and (nested) field names, case-insensitively,
    and written with the declared spelling; any other identifier followed by ``=`` or
    ``set to`` is kept as written (the grader then rejects it).
@@ -41,15 +42,21 @@ _INTENT = re.compile(
     r"(?:\s+(?:tool|function)\b)?", re.I)
 _NEGATION = re.compile(r"\b(?:not|never|cannot|can't|can’t|won't|won’t|don't|don’t|doesn't|"
                        r"doesn’t|no need to|without|instead of)\b[^.!?\n,;]*$", re.I)
-_CLAUSE = re.compile(r"[ \t]*,?[ \t]*(?:(?:with|using|passing|setting|where)\b[ \t]*|:[ \t]*)",
-                     re.I)
+# a new line may carry the next argument, after an optional bullet ("- ", "* ", "2. ")
+_BULLET = r"(?:\r?\n[ \t]*(?:[-*•]|[0-9]+[.)])?[ \t]*)?"
+_CLAUSE = re.compile(r"[ \t]*,?[ \t]*(?:(?:with|using|passing|setting|where)\b"
+                     r"(?:[ \t]+(?:the[ \t]+)?(?:following[ \t]+)?"
+                     r"(?:arguments|parameters|values|inputs|args)\b)?[ \t]*:?|:)[ \t]*"
+                     + _BULLET, re.I)
 _OPS = r"(?:=|:|\bset\s+to\b|\bequal\s+to\b|\bequals\b|\bis\b|\bas\b|\bof\b|\bto\b)"
-_GENERIC_KEY = re.compile(r"(?:the\s+)?[`'\"*]*(?P<key>[^\W\d][\w\-]*)[`'\"*]*"
-                          r"[ \t]*(?:=|\bset\s+to\b)[ \t]*", re.I)
-_SEP = re.compile(r"[ \t]*(?:,[ \t]*(?:and\b[ \t]*)?|;[ \t]*|and\b[ \t]*)?", re.I)
+# any other identifier counts as an argument name only before "=" or "set to"
+_GENERIC = r"(?:the\s+)?[`'\"*]*{name}[`'\"*]*[ \t]*(?:=|\bset\s+to\b)"
+_GENERIC_KEY = re.compile(_GENERIC.format(name=r"(?P<key>[^\W\d][\w\-]*)") + r"[ \t]*", re.I)
+_SEP = re.compile(r"[ \t]*(?:,[ \t]*(?:and\b[ \t]*)?|;[ \t]*|and\b[ \t]*)?" + _BULLET, re.I)
 _TAIL = re.compile(r"(?:[\s,;]|\b(?:and|then|so|I|I'll|I’ll|will|shall|we|let me)\b)+$", re.I)
 _SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
 _RAW_SEP = re.compile(r"[,;]|\band\b")
+_DECODER = json.JSONDecoder()
 _QUOTE_WINDOW = 10_000  # longest stretch searched for a closing quote
 
 
@@ -62,6 +69,11 @@ def _field_names(params: Sequence[ParamIR], out: dict[str, str]) -> None:
             _field_names(t.fields, out)
 
 
+def _key_pattern(names: str) -> str:
+    """``name OP`` for the given names pattern (optional "the", quotes or emphasis around)."""
+    return rf"(?:the\s+)?[`'\"*]*{names}[`'\"*]*(?![\w\-])[ \t]*{_OPS}"
+
+
 class _Frame:
     """The patterns that read one tool's arguments (built once per tool per reply)."""
 
@@ -71,11 +83,10 @@ class _Frame:
         if tool is not None:
             _field_names(tool.params, self.known)
         alts = "|".join(re.escape(k) for k in sorted(self.known.values(), key=len, reverse=True))
-        known_key = (rf"(?:the\s+)?[`'\"*]*(?:{alts})[`'\"*]*(?![\w\-])[ \t]*{_OPS}"
-                     if alts else None)
-        self.key = re.compile(known_key.replace("(?:" + alts, "(?P<key>" + alts, 1)
-                              + r"[ \t]*", re.I) if known_key else None
-        generic = r"(?:the\s+)?[`'\"*]*[^\W\d][\w\-]*[`'\"*]*[ \t]*(?:=|\bset\s+to\b)"
+        self.key = re.compile(_key_pattern(f"(?P<key>{alts})") + r"[ \t]*", re.I) if alts \
+            else None
+        known_key = _key_pattern(f"(?:{alts})") if alts else None
+        generic = _GENERIC.format(name=r"[^\W\d][\w\-]*")
         keys = f"{known_key}|{generic}" if known_key else generic
         # where bare text stops: a separator before the next key, or the next intent
         self.stop = re.compile(rf"(?:[,;]|\band\b)(?=[ \t]*(?:and\b[ \t]*)?(?:{keys}))"
@@ -160,9 +171,14 @@ class _Reader:
             s, end = quoted
             return (s if t is None or t.kind == "any" else coerce_text(s, t)), end
         if pos < len(text) and text[pos] in "{[":
-            close = self.brackets().pairs.get(pos)
-            if close is not None:
-                return coerce_text(text[pos:close + 1], t), close + 1
+            # strict JSON first (it stops exactly at the value's end), then matched brackets
+            try:
+                end = _DECODER.raw_decode(text, pos)[1]
+            except (ValueError, RecursionError):
+                close = self.brackets().pairs.get(pos)
+                end = close + 1 if close is not None else -1
+            if end > 0:
+                return coerce_text(text[pos:end], t), end
         end = self.raw_end(pos, frame)
         raw = text[pos:end].strip()
         if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "`*":
@@ -177,7 +193,7 @@ class _Reader:
         q = text[pos]
         if q == '"':
             try:
-                s, end = json.JSONDecoder().raw_decode(text, pos)
+                s, end = _DECODER.raw_decode(text, pos)
             except ValueError:
                 close = text.find('"', pos + 1, self.line_end(pos))
                 return (text[pos + 1:close], close + 1) if close > 0 else None
@@ -237,7 +253,7 @@ class NlIntent(Protocol):
     """
 
     instruction = ('To call a tool, say in one sentence which tool you will use and with which '
-                   'values, for example: I will use tool_name with arg = "value" and count = 2. '
+                   'values, for example: I will use tool_name with param_name = "value" and other_param = 2. '
                    'Write one such sentence per call.')
 
     def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:

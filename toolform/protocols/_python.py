@@ -15,6 +15,7 @@ import ast
 import keyword
 import re
 import unicodedata
+import warnings
 from typing import Any, Sequence
 
 from ..errors import ParseError
@@ -126,7 +127,9 @@ def _parse_source(source: str, mode: str) -> ast.AST:
     """``ast.parse`` with every failure as ``SyntaxError`` (Python's parser caps nesting at
     200 levels itself; values deeper than ``MAX_DEPTH`` are refused by ``to_json_value``)."""
     try:
-        return ast.parse(source, mode=mode)
+        with warnings.catch_warnings():  # "invalid escape sequence" in model text is not ours
+            warnings.simplefilter("ignore")
+            return ast.parse(source, mode=mode)
     except (ValueError, MemoryError, RecursionError) as exc:  # NUL bytes, huge nesting
         raise SyntaxError(str(exc)) from None
 
@@ -206,8 +209,8 @@ class PythonCall(Protocol):
     """
 
     instruction = ('To call a tool, write it as a Python call with keyword arguments, such as '
-                   'tool_name(arg="value", count=2), one call per line; write a tool whose '
-                   'name is not a Python identifier as call("tool-name", arg="value").')
+                   'tool_name(param_name="value", other_param=2), one call per line; write a tool whose '
+                   'name is not a Python identifier as call("tool-name", param_name="value").')
 
     def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
         """One call expression per line, a sentence for none."""

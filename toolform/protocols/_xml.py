@@ -134,7 +134,7 @@ def _text(value: Any) -> str:
     cannot_carry=("untyped_values", "mistyped_values", "xml_invalid_characters"),
 )
 class XmlCall(Protocol):
-    """``<function_calls><invoke name="tool"><parameter name="arg">value</parameter>…``.
+    """``<function_calls><invoke name="tool"><parameter name="param_name">value</parameter>…``.
 
     Writing: strings as escaped text; numbers, booleans and null as their JSON text; objects
     and arrays as JSON text. Reading: element text is typed from the parameter's schema; a
@@ -150,7 +150,7 @@ class XmlCall(Protocol):
     """
 
     instruction = ('To call a tool, write <function_calls><invoke name="tool_name">'
-                   '<parameter name="arg">value</parameter></invoke></function_calls>; give '
+                   '<parameter name="param_name">value</parameter></invoke></function_calls>; give '
                    'object and array values as JSON, and use one <invoke> per call.')
 
     def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:

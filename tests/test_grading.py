@@ -1,0 +1,274 @@
+"""Grading: a hand-checked case for each numbered point of ``toolform.grading`` and for each
+of the three rules."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolform.errors import GradingError
+from toolform.grading import RULES, Verdict, grade, grade_all
+from toolform.ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
+from toolform.protocols import parse_reply
+
+S = TypeIR("string")
+CABIN = TypeIR("enum", values=("economy", "business"))
+TOOLS = Toolset((
+    ToolIR("get_weather", params=(
+        ParamIR("city", S),
+        ParamIR("unit", TypeIR("enum", values=("celsius", "fahrenheit")), required=False,
+                default="celsius"),
+        ParamIR("days", TypeIR("integer"), required=False, default=1),
+    )),
+    ToolIR("book_flight", params=(
+        ParamIR("route", TypeIR("object", fields=(
+            ParamIR("origin", S), ParamIR("destination", S),
+            ParamIR("cabin", CABIN, required=False, default="economy")))),
+        ParamIR("passengers", TypeIR("integer")),
+        ParamIR("price", TypeIR("number"), required=False),
+        ParamIR("refundable", TypeIR("boolean"), required=False),
+        ParamIR("tags", TypeIR("array", items=S), required=False),
+    )),
+    ToolIR("get_time"),
+))
+PARIS = GoldCall("get_weather", {"city": ("Paris",)})
+
+
+def verdicts(reply: str, protocol_id: str, gold) -> dict[str, bool]:
+    return {rule: v.correct for rule, v in grade_all(reply, TOOLS, protocol_id, gold).items()}
+
+
+def json_call(name: str, **arguments) -> str:
+    return json.dumps({"name": name, "arguments": arguments})
+
+
+ALL_RIGHT = {"main": True, "symmetric": True, "as_written": True}
+ALL_WRONG = {"main": False, "symmetric": False, "as_written": False}
+
+
+# (1) tool names -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("written", ["Get_Weather", "get-weather", "GetWeather"])
+def test_1_case_and_separator_names_pass_main_and_symmetric_only(written):
+    result = grade_all(json_call(written, city="Paris"), TOOLS, "json_object", [PARIS])
+    assert {r: v.correct for r, v in result.items()} == {"main": True, "symmetric": True,
+                                                         "as_written": False}
+    assert result["as_written"] == Verdict(False, False, False,
+                                           f"wrong tool: expected get_weather, got {written}")
+
+
+def test_1_nearest_name_is_never_accepted():
+    reply = json_call("get_wether", city="Paris")
+    parsed = parse_reply(reply, TOOLS, "json_object")
+    assert parsed.calls[0].name == "get_weather"  # resolved and reported by the parser...
+    assert parsed.resolved_names == (("get_wether", "get_weather", "nearest"),)
+    for rule in RULES:  # ...but no rule grades it right
+        verdict = grade(parsed, [PARIS], TOOLS, rule)
+        assert not verdict.correct and not verdict.tool_correct
+        assert verdict.reason == "wrong tool: expected get_weather, got get_wether"
+
+
+# (2) types ----------------------------------------------------------------------------------------
+def test_2_typed_protocol_writing_text_for_an_integer_is_wrong():
+    gold = [GoldCall("get_weather", {"city": ("Paris",), "days": (5,)})]
+    result = grade_all(json_call("get_weather", city="Paris", days="5"), TOOLS,
+                       "json_object", gold)
+    assert {r: v.correct for r, v in result.items()} == ALL_WRONG
+    assert result["main"].reason == "wrong value for days: '5' not in [5]"
+    assert not result["main"].schema_valid and result["main"].tool_correct
+    python = 'get_weather(city="Paris", days="5")'
+    assert verdicts(python, "python_call", gold) == ALL_WRONG
+
+
+def test_2_text_protocols_type_values_in_the_parser():
+    gold = [GoldCall("get_weather", {"city": ("Paris",), "days": (5,)})]
+    xml = ('<function_calls><invoke name="get_weather"><parameter name="city">Paris'
+           '</parameter><parameter name="days">5</parameter></invoke></function_calls>')
+    assert verdicts(xml, "xml_call", gold) == ALL_RIGHT
+    nl = "I will use get_weather with city = Paris and days = 5."
+    assert verdicts(nl, "nl_intent", gold) == ALL_RIGHT
+
+
+# (3) strings ------------------------------------------------------------------------------------------
+def test_3_enum_values_ignore_case_other_strings_do_not():
+    gold = [GoldCall("get_weather", {"city": ("Paris",), "unit": ("fahrenheit",)})]
+    assert grade([ToolCall("get_weather", {"city": "Paris", "unit": "Fahrenheit"})], gold,
+                 TOOLS).correct
+    verdict = grade([ToolCall("get_weather", {"city": "paris", "unit": "fahrenheit"})], gold,
+                    TOOLS)
+    assert not verdict.correct
+    assert verdict.reason == "wrong value for city: 'paris' not in ['Paris']"
+    verdict = grade([ToolCall("get_weather", {"city": "Paris", "unit": "F"})], gold, TOOLS)
+    assert verdict.reason == "wrong value for unit: 'F' not in ['fahrenheit']"
+    assert not verdict.schema_valid
+
+
+# (4) numbers ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("given,expected,correct", [
+    (5.0, 5, True),  # int and float by value
+    (5, 5.0, True),
+    (199.99000001, 199.99, True),  # relative difference 5e-11
+    (199.99, 199.9901, True),  # relative difference 5.0e-7, inside 1e-6
+    (200.0, 199.99, False),
+    (True, 1, False),  # a boolean is not a number
+])
+def test_4_numbers(given, expected, correct):
+    gold = [GoldCall("book_flight", {"route": ({"origin": "A", "destination": "B"},),
+                                     "passengers": (2,), "price": (expected,)})]
+    call = ToolCall("book_flight", {"route": {"origin": "A", "destination": "B"},
+                                    "passengers": 2, "price": given})
+    assert grade([call], gold, TOOLS).correct is correct
+
+
+def test_4_tolerance_edge():
+    gold = [GoldCall("book_flight", {"route": ({"origin": "A", "destination": "B"},),
+                                     "passengers": (2,), "price": (100.0,)})]
+    base = {"route": {"origin": "A", "destination": "B"}, "passengers": 2}
+    assert grade([ToolCall("book_flight", {**base, "price": 100.00009})], gold, TOOLS).correct
+    assert not grade([ToolCall("book_flight", {**base, "price": 100.0002})], gold,
+                     TOOLS).correct
+
+
+# (5) omissions --------------------------------------------------------------------------------------
+def test_5_absent_argument_matches_a_gold_default_or_may_omit():
+    gold_default = [GoldCall("get_weather", {"city": ("Paris",), "unit": ("celsius",)})]
+    assert grade([ToolCall("get_weather", {"city": "Paris"})], gold_default, TOOLS).correct
+    gold_omit = [GoldCall("get_weather", {"city": ("Paris",), "days": (3,)},
+                          may_omit=("days",))]
+    assert grade([ToolCall("get_weather", {"city": "Paris"})], gold_omit, TOOLS).correct
+    assert grade([ToolCall("get_weather", {"city": "Paris", "days": 3})], gold_omit,
+                 TOOLS).correct
+    assert not grade([ToolCall("get_weather", {"city": "Paris", "days": 4})], gold_omit,
+                     TOOLS).correct
+    gold_days = [GoldCall("get_weather", {"city": ("Paris",), "days": (3,)})]
+    verdict = grade([ToolCall("get_weather", {"city": "Paris"})], gold_days, TOOLS)
+    assert verdict.reason == "missing argument days"
+    verdict = grade([ToolCall("get_weather", {"days": 3})], gold_days, TOOLS)
+    assert verdict.reason == "missing required argument city" and not verdict.schema_valid
+
+
+def test_5_explicit_default_matches_a_gold_that_omits_it():
+    call = ToolCall("get_weather", {"city": "Paris", "unit": "celsius", "days": 1})
+    assert grade([call], [PARIS], TOOLS).correct
+
+
+# (6) extras -----------------------------------------------------------------------------------------
+def test_6_extra_arguments():
+    verdict = grade([ToolCall("get_weather", {"city": "Paris", "days": 2})], [PARIS], TOOLS)
+    assert verdict.reason == "unexpected argument days = 2" and verdict.schema_valid
+    verdict = grade([ToolCall("get_weather", {"city": "Paris", "country": "FR"})], [PARIS],
+                    TOOLS)
+    assert verdict.reason == "argument country is not in the schema"
+
+
+# (7) parallel calls -----------------------------------------------------------------------------------
+def test_7_parallel_calls_match_as_a_multiset():
+    tokyo = GoldCall("get_weather", {"city": ("Tokyo",)})
+    reply = [ToolCall("get_weather", {"city": "Tokyo"}), ToolCall("get_weather",
+                                                                  {"city": "Paris"})]
+    assert grade(reply, [PARIS, tokyo], TOOLS).correct
+    twice = [ToolCall("get_weather", {"city": "Paris"})] * 2
+    verdict = grade(twice, [PARIS, tokyo], TOOLS)
+    assert not verdict.correct and verdict.tool_correct
+    assert verdict.reason == "wrong value for city: 'Paris' not in ['Tokyo']"
+    assert grade(twice[:1], [PARIS, tokyo], TOOLS).reason == "expected 2 calls, got 1"
+    # a gold call that accepts either city must not take the only Tokyo call from its twin
+    either = GoldCall("get_weather", {"city": ("Paris", "Tokyo")})
+    assert grade(reply, [either, tokyo], TOOLS).correct
+    mixed = [ToolCall("get_time", {}), ToolCall("get_weather", {"city": "Paris"})]
+    assert grade(mixed, [PARIS, GoldCall("get_time")], TOOLS).correct
+
+
+# (8) no call ---------------------------------------------------------------------------------------
+def test_8_no_call_when_none_is_expected():
+    for protocol_id in ("xml_call", "nl_intent", "json_object", "python_call",
+                        "tool_call_tags"):
+        assert verdicts("Paris is the capital of France.", protocol_id, []) == ALL_RIGHT
+    verdict = grade([ToolCall("get_time", {})], [], TOOLS)
+    assert verdict == Verdict(False, False, True, "expected no call, got 1")
+    assert grade([], [PARIS], TOOLS).reason == "expected 1 call, got none"
+
+
+# (9) nested objects and arrays -----------------------------------------------------------------------
+def test_9_nested_objects_and_arrays():
+    gold = [GoldCall("book_flight", {"route": ({"origin": "A", "destination": "B"},),
+                                     "passengers": (2,), "tags": (["x", "y"],)})]
+
+    def call(route, tags=("x", "y")):
+        return [ToolCall("book_flight", {"route": route, "passengers": 2, "tags": list(tags)})]
+
+    assert grade(call({"origin": "A", "destination": "B"}), gold, TOOLS).correct
+    # a nested field equal to its default, and a nested enum in another case
+    assert grade(call({"origin": "A", "destination": "B", "cabin": "ECONOMY"}), gold,
+                 TOOLS).correct
+    assert not grade(call({"origin": "A", "destination": "B", "cabin": "business"}), gold,
+                     TOOLS).correct
+    assert not grade(call({"origin": "A", "destination": "b"}), gold, TOOLS).correct
+    assert not grade(call({"origin": "A", "destination": "B", "gate": 4}), gold,
+                     TOOLS).correct
+    assert not grade(call({"origin": "A", "destination": "B"}, tags=("y", "x")), gold,
+                     TOOLS).correct
+    assert not grade(call({"origin": "A", "destination": "B"}, tags=("x",)), gold,
+                     TOOLS).correct
+
+
+# the three rules on the same reply ---------------------------------------------------------------------
+FLIGHT_GOLD = [GoldCall("book_flight", {"route": ({"origin": "A", "destination": "B"},),
+                                        "passengers": (2,)})]
+
+
+def test_rules_flat_json_is_right_only_under_symmetric():
+    reply = json_call("book_flight", origin="A", destination="B", passengers=2)
+    assert verdicts(reply, "json_object", FLIGHT_GOLD) == {
+        "main": False, "symmetric": True, "as_written": False}
+    main = grade_all(reply, TOOLS, "json_object", FLIGHT_GOLD)["main"]
+    assert main.reason == "missing required argument route" and not main.schema_valid
+
+
+def test_rules_flat_xml_is_right_under_main_and_symmetric():
+    reply = ('<function_calls><invoke name="book_flight"><parameter name="origin">A'
+             '</parameter><parameter name="destination">B</parameter><parameter '
+             'name="passengers">2</parameter></invoke></function_calls>')
+    assert verdicts(reply, "xml_call", FLIGHT_GOLD) == {
+        "main": True, "symmetric": True, "as_written": False}
+
+
+def test_rules_a_parsed_reply_is_regraded_for_each_rule():
+    parsed = parse_reply(json_call("Book-Flight", origin="A", destination="B", passengers=2),
+                         TOOLS, "python_call", rule="as_written", lenient_fallback=True)
+    assert parsed.lenient_taken and parsed.lenient_protocol == "json_object"
+    assert [grade(parsed, FLIGHT_GOLD, TOOLS, r).correct for r in RULES] == [False, True,
+                                                                            False]
+    assert list(grade_all("x", TOOLS, "json_object", [])) == list(RULES)
+
+
+def test_multiple_accepted_values():
+    gold = [GoldCall("get_weather", {"city": ("NYC", "New York"), "unit": ("fahrenheit",)})]
+    for city in ("NYC", "New York"):
+        assert grade([ToolCall("get_weather", {"city": city, "unit": "fahrenheit"})], gold,
+                     TOOLS).correct
+
+
+def test_tool_calls_as_gold():
+    assert grade([ToolCall("get_weather", {"city": "Paris"})],
+                 [ToolCall("get_weather", {"city": "Paris"})], TOOLS).correct
+    assert grade(ToolCall("get_time", {}), GoldCall("get_time"), TOOLS).correct
+
+
+@pytest.mark.parametrize("gold,message", [
+    ([GoldCall("search_web", {"q": ("x",)})], "not in the toolset"),
+    ([GoldCall("get_weather", {"town": ("x",)})], "does not declare"),
+    ([GoldCall("get_weather", {"city": ()})], "accepts no value"),
+    (["get_weather"], "expected GoldCall or ToolCall"),
+    ("get_weather", "must be a sequence"),
+])
+def test_malformed_gold_raises(gold, message):
+    with pytest.raises(GradingError, match=message):
+        grade([], gold, TOOLS)
+
+
+def test_unknown_rule_and_bad_calls_raise():
+    with pytest.raises(GradingError, match="unknown grading rule"):
+        grade([], [], TOOLS, rule="strict")
+    with pytest.raises(GradingError, match="ParsedReply or a sequence"):
+        grade("get_time()", [], TOOLS)

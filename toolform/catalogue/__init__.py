@@ -1,0 +1,32 @@
+"""Long catalogues: plan how to show them, retrieve, disclose in two stages, fit a budget.
+
+- :func:`plan_catalogue` — one shot, retrieve or two-stage, with the reason and the evidence;
+- :func:`retrieve` and :class:`Retriever` — BM25 (``rank-bm25``) or embedding retrieval;
+- :class:`TwoStage` — names (with descriptions) first, then the chosen tool's schema;
+- :func:`fit_to_budget` — shrink a tool block to a per-turn token budget;
+- :func:`count_sweep`, :func:`recall_at_k`, :func:`end_to_end` — the comparisons;
+- :class:`RoutingLab` and the missions — a routing SIMULATION;
+- :func:`lint_catalogue` and :func:`prune_report` — catalogue hygiene.
+"""
+
+from ._budget import BudgetFit, fit_to_budget
+from ._hygiene import LINT_COLUMNS, PRUNE_COLUMNS, filter_permitted, lint_catalogue, prune_report
+from ._plan import CataloguePlan, EvidenceRow, plan_catalogue
+from ._retrieve import METHODS, Retrieval, Retriever, retrieve, tokenize
+from ._routing import (LAB_COLUMNS, MISSIONS, ROUTINGS, Mission, MissionResult, RoutingLab,
+                       chooser_noise, mission_grid, run_mission, tokens_per_tool)
+from ._sweep import (DEFAULT_STRATEGIES, END_TO_END_COLUMNS, RECALL_COLUMNS, SUMMARY_COLUMNS,
+                     SWEEP_COLUMNS, SWEEP_SIZES, Strategy, count_sweep, end_to_end,
+                     make_strategies, recall_at_k, summarize_sweep)
+from ._two_stage import Selection, TwoStage, TwoStageResult
+
+__all__ = sorted([
+    "BudgetFit", "CataloguePlan", "DEFAULT_STRATEGIES", "END_TO_END_COLUMNS", "EvidenceRow",
+    "LAB_COLUMNS", "LINT_COLUMNS", "METHODS", "MISSIONS", "Mission", "MissionResult",
+    "PRUNE_COLUMNS", "RECALL_COLUMNS", "ROUTINGS", "Retrieval", "Retriever", "RoutingLab",
+    "SUMMARY_COLUMNS", "SWEEP_COLUMNS", "SWEEP_SIZES", "Selection", "Strategy", "TwoStage",
+    "TwoStageResult", "chooser_noise", "count_sweep", "end_to_end", "filter_permitted",
+    "fit_to_budget", "lint_catalogue", "make_strategies", "mission_grid", "plan_catalogue",
+    "prune_report", "recall_at_k", "retrieve", "run_mission", "summarize_sweep",
+    "tokenize", "tokens_per_tool",
+])

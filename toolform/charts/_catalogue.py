@@ -1,0 +1,136 @@
+"""Charts of the long-catalogue comparisons and the routing lab. No metric is computed here."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+__all__ = ["count_sweep_chart", "end_to_end_chart", "recall_chart", "routing_lab_chart",
+           "sweep_tokens_chart"]
+
+_SIZE_AXIS = alt.Scale(type="log", base=2)
+
+
+def count_sweep_chart(summary: pd.DataFrame, *, title: str = "Accuracy by catalogue size"
+                      ) -> alt.LayerChart:
+    """Accuracy (with its 95% interval) and empty turns against catalogue size, per strategy.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        ``summarize_sweep(...)``: columns ``strategy``, ``n_tools``, ``accuracy``, ``ci_low``,
+        ``ci_high`` and ``empty`` (percent).
+    title : str
+        Chart title.
+
+    Returns
+    -------
+    altair.LayerChart
+        Solid lines and points for accuracy, interval bands, dashed lines for empty turns.
+    """
+    base = alt.Chart(summary, title=title).encode(
+        x=alt.X("n_tools:Q", scale=_SIZE_AXIS, title="tools in the catalogue"),
+        color=alt.Color("strategy:N", title="strategy"),
+    )
+    band = base.mark_area(opacity=0.15).encode(
+        y=alt.Y("ci_low:Q", title="share of turns (%)", scale=alt.Scale(domain=[0, 100])),
+        y2="ci_high:Q")
+    line = base.mark_line(point=True).encode(
+        y="accuracy:Q",
+        tooltip=[alt.Tooltip("strategy:N"), alt.Tooltip("n_tools:Q"),
+                 alt.Tooltip("accuracy:Q", format=".1f"), alt.Tooltip("empty:Q", format=".1f"),
+                 alt.Tooltip("n:Q")])
+    empty = base.mark_line(strokeDash=[4, 3], opacity=0.7).encode(y="empty:Q")
+    return alt.layer(band, line, empty).properties(width=420, height=260)
+
+
+def sweep_tokens_chart(summary: pd.DataFrame, *, title: str = "Prompt tokens by catalogue size"
+                       ) -> alt.Chart:
+    """Mean prompt tokens per turn against catalogue size, per strategy (log-log axes).
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        ``summarize_sweep(...)``: ``strategy``, ``n_tools``, ``prompt_tokens``,
+        ``cost_usd_per_1k``.
+    title : str
+    """
+    return alt.Chart(summary, title=title).mark_line(point=True).encode(
+        x=alt.X("n_tools:Q", scale=_SIZE_AXIS, title="tools in the catalogue"),
+        y=alt.Y("prompt_tokens:Q", scale=alt.Scale(type="log"), title="prompt tokens per turn"),
+        color=alt.Color("strategy:N", title="strategy"),
+        tooltip=[alt.Tooltip("strategy:N"), alt.Tooltip("n_tools:Q"),
+                 alt.Tooltip("prompt_tokens:Q", format=".0f"),
+                 alt.Tooltip("cost_usd_per_1k:Q", format=".4f", title="USD per 1k turns")],
+    ).properties(width=420, height=260)
+
+
+def recall_chart(recall: pd.DataFrame, *, title: str = "Recall@k") -> alt.Chart:
+    """Recall@k against k, one line per method, one column per dataset.
+
+    Parameters
+    ----------
+    recall : pandas.DataFrame
+        ``recall_at_k(...)`` rows (possibly several datasets concatenated): ``dataset``,
+        ``method``, ``k``, ``recall`` (percent), ``n``.
+    title : str
+    """
+    return alt.Chart(recall, title=title).mark_line(point=True).encode(
+        x=alt.X("k:Q", scale=_SIZE_AXIS, title="tools kept (k)"),
+        y=alt.Y("recall:Q", scale=alt.Scale(domain=[0, 100]), title="recall (%)"),
+        color=alt.Color("method:N", title="retriever"),
+        column=alt.Column("dataset:N", title=None),
+        tooltip=[alt.Tooltip("dataset:N"), alt.Tooltip("method:N"), alt.Tooltip("k:Q"),
+                 alt.Tooltip("recall:Q", format=".1f"), alt.Tooltip("n:Q")],
+    ).properties(width=240, height=220)
+
+
+def end_to_end_chart(frame: pd.DataFrame, *, title: str = "Recall × selection accuracy"
+                     ) -> alt.Chart:
+    """Recall, selection accuracy and their product against k, one colour per measure.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        ``end_to_end(...)``: ``dataset``, ``method``, ``k``, ``recall``,
+        ``selection_accuracy``, ``end_to_end`` (percent).
+    title : str
+    """
+    return alt.Chart(frame, title=title).transform_fold(
+        ["recall", "selection_accuracy", "end_to_end"], as_=["measure", "value"],
+    ).mark_line(point=True).encode(
+        x=alt.X("k:Q", scale=_SIZE_AXIS, title="tools kept (k)"),
+        y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 100]), title="percent"),
+        color=alt.Color("measure:N", title=None,
+                        sort=["recall", "selection_accuracy", "end_to_end"]),
+        strokeDash=alt.StrokeDash("method:N", title="retriever"),
+        column=alt.Column("dataset:N", title=None),
+        tooltip=[alt.Tooltip("method:N"), alt.Tooltip("k:Q"), alt.Tooltip("measure:N"),
+                 alt.Tooltip("value:Q", format=".1f")],
+    ).properties(width=240, height=220)
+
+
+def routing_lab_chart(frame: pd.DataFrame, *, title: str = "Routing lab (simulation)"
+                      ) -> alt.Chart:
+    """Simulated success, recall and choice accuracy against the tools shown (k).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        ``RoutingLab.sweep(...)`` or ``mission_grid(...)`` rows: ``routing``, ``k``,
+        ``success``, ``recall``, ``choice_accuracy`` (percent), ``simulation``.
+    title : str
+        Chart title; keep "simulation" in it: these are not measured figures.
+    """
+    return alt.Chart(frame, title=title).transform_fold(
+        ["success", "recall", "choice_accuracy"], as_=["measure", "value"],
+    ).mark_line(point=True).encode(
+        x=alt.X("k:Q", scale=_SIZE_AXIS, title="tools shown to the chooser (k)"),
+        y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 100]),
+                title="simulated requests (%)"),
+        color=alt.Color("measure:N", title="simulated measure",
+                        sort=["success", "recall", "choice_accuracy"]),
+        strokeDash=alt.StrokeDash("routing:N", title="routing"),
+        tooltip=[alt.Tooltip("routing:N"), alt.Tooltip("k:Q"), alt.Tooltip("measure:N"),
+                 alt.Tooltip("value:Q", format=".1f")],
+    ).properties(width=420, height=260)
