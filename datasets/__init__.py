@@ -27,7 +27,7 @@ from toolform.errors import DatasetError
 from toolform.io import load_tools
 from toolform.ir import Request, Toolset
 
-__all__ = ["FRAME_COLUMNS", "Dataset", "data_path", "dataset_names", "load_dataset", "read_requests"]
+__all__ = ["Dataset", "FRAME_COLUMNS", "data_path", "dataset_names", "load_dataset", "read_requests"]
 
 _ROOT = Path(__file__).resolve().parent
 

@@ -93,7 +93,8 @@ def jupyterlab(notebooks: list[Path], *, timeout: float = 180.0) -> Iterator[tup
              f"--LabApp.workspaces_dir={home / 'workspaces'}",
              # offline: no extension search on PyPI, no news feed, no update check
              "--LabApp.extension_manager=readonly", "--LabApp.news_url=None",
-             "--LabApp.check_for_updates_class=jupyterlab.handlers.announcements.NeverCheckForUpdate",
+             "--LabApp.check_for_updates_class="
+             "jupyterlab.handlers.announcements.NeverCheckForUpdate",
              # CI containers run as root; the server is bound to 127.0.0.1 with a token
              "--ServerApp.allow_root=True"],
             cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -122,7 +123,7 @@ def jupyterlab(notebooks: list[Path], *, timeout: float = 180.0) -> Iterator[tup
 
 
 @contextlib.contextmanager
-def chromium_page(*, width: int = 1280, height: int = 1000) -> Iterator[Any]:
+def chromium_page(*, width: int = 1280, height: int = 1400) -> Iterator[Any]:
     """A Playwright page in Debian's Chromium with a fresh profile folder."""
     from playwright.sync_api import sync_playwright
 
@@ -140,25 +141,27 @@ def chromium_page(*, width: int = 1280, height: int = 1000) -> Iterator[Any]:
 
 
 def run_all_cells(page: Any, url: str) -> None:
-    """Open a notebook and run all its cells from the Run menu; wait for the last to finish."""
+    """Open a notebook and run all its cells from the Run menu; wait until every one has run."""
     page.goto(url)
     page.locator(".jp-Notebook .jp-Cell").first.wait_for()
-    # the kernel must be idle before Run All, or the first cells can be sent to no kernel
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for()
+    # the kernel must be up before Run All (the status bar then reads "... | Idle")
+    page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"\| Idle$")).first.wait_for()
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-    count = page.locator(".jp-Notebook .jp-CodeCell").count()
-    last = page.locator(".jp-Notebook .jp-CodeCell").nth(count - 1)
-    # a finished cell shows its execution count ("[1]:") instead of "[*]:" or "[ ]:"
-    last.locator(".jp-InputPrompt").filter(has_text=":").filter(
-        has_not_text="*").filter(has_not_text="[ ]").wait_for()
+    # a cell that has run shows its execution count, "[3]:"
+    page.wait_for_function(
+        """() => {
+            const cells = '.jp-Notebook .jp-CodeCell .jp-InputPrompt';
+            const prompts = [...document.querySelectorAll(cells)];
+            return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+        }""")
 
 
 def _screenshots() -> None:
-    """Remake ``docs/widgets/*.png`` from ``tests/fixtures/widget_screenshots.ipynb``."""
-    notebook = ROOT / "tests" / "fixtures" / "widget_screenshots.ipynb"
+    """Remake ``docs/widgets/*.png`` from ``docs/widgets/screenshots.ipynb``."""
+    notebook = SHOTS / "screenshots.ipynb"
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with jupyterlab([notebook]) as (url, _), chromium_page(height=1400) as page:
+    with jupyterlab([notebook]) as (url, _), chromium_page() as page:
         run_all_cells(page, url.format(name=notebook.name))
         for cell in page.locator(".jp-Notebook .jp-CodeCell").all():
             source = cell.locator(".jp-InputArea").inner_text()

@@ -51,15 +51,16 @@ def test_bm25_scores_equal_rank_bm25(mcp, query):
 def test_search_ranks_and_keeps(mcp):
     toolset = mcp[0].toolset
     r = Retriever(toolset)
-    found = r.search("Search the web for the latest news on the Artemis II launch date", k=3)
+    query = "Search the web for the latest news on the Artemis II launch date"
+    found = r.search(query, k=3)
     assert found.names[0] == "brave-search__brave_web_search"
     assert [s for _, s in found.ranked] == sorted((s for _, s in found.ranked), reverse=True)
     assert found.toolset.names == found.names
-    pinned = r.search("Search the web for news", k=3, keep=["memory__read_graph"])
+    pinned = r.search(query, k=3, keep=["memory__read_graph"])
     assert len(pinned.ranked) == 3 and "memory__read_graph" in pinned.names
     assert pinned.kept == ("memory__read_graph",)
     assert pinned.names[:2] == found.names[:2]  # the pinned tool took the third slot
-    scores = dict(zip(toolset.names, r.scores("Search the web for news")))
+    scores = dict(zip(toolset.names, r.scores(query)))
     assert [scores[n] for n in pinned.names] == sorted((scores[n] for n in pinned.names),
                                                        reverse=True)
 

@@ -223,7 +223,8 @@ def test_empty_toolset(fmt: str) -> None:
 # -- names the language cannot spell: the documented way --------------------------------------
 
 AWKWARD_SNIPPETS = {
-    "go_signature": ['func MathFactorial(n int, type_ *MathFactorialType', 'is the tool "API-post-page"',
+    "go_signature": ['func MathFactorial(n int, type_ *MathFactorialType',
+                     'is the tool "API-post-page"',
                      '`json:"x-y|z,omitempty"`', '`json:"class"`'],
     "rust_signature": ["pub fn math_factorial(n: i64, r#type: Option<MathFactorialType>",
                        '#[serde(rename = "x-y|z")]', "/// Tool name: API-post-page",
@@ -256,15 +257,18 @@ AWKWARD_SNIPPETS = {
     "lua_signature": ['---@field ["x-y|z"]? integer', '---@alias MeteoPrevisionUnites "°C"|"°F"',
                       "function API_post_page(page_id, body) end"],
     "zig_signature": ['pub fn @"math.factorial"(n: i64, @"type": ?MathFactorialType',
-                      'pub const MeteoPrevisionUnites = enum { @"°C", @"°F", @"a|b", @"q\\"uote" };'],
+                      'pub const MeteoPrevisionUnites = enum '
+                      '{ @"°C", @"°F", @"a|b", @"q\\"uote" };'],
     "r_signature": ["math.factorial <- function(n, type = NULL, class = NULL) NULL",
                     "`API-post-page` <- function(`page-id`, body) NULL"],
     "matlab_signature": ['opts.type (1,1) string {mustBeMember(opts.type, ["exact", "gamma"])}',
-                         'opts.unites (name "unités")', "n (1,1) int64 {mustBeGreaterThanOrEqual(n, 0)}"],
+                         'opts.unites (name "unités")',
+                         "n (1,1) int64 {mustBeGreaterThanOrEqual(n, 0)}"],
     "sql_udf": ['CREATE FUNCTION "API-post-page"("page-id" TEXT, body api_post_page_body)',
                 "CREATE TYPE meteo_prevision_unites AS ENUM ('°C', '°F', 'a|b', 'q\"uote');"],
     "bash_function": ["API-post-page() {", '  local page_id=""  # --page-id',
-                      "# Usage: math.factorial --n <integer> [--type <exact|gamma>] [--class <string>]"],
+                      "# Usage: math.factorial --n <integer> [--type <exact|gamma>] "
+                      "[--class <string>]"],
     "python_stub_numpy": ["class_ : str, optional", 'Argument names: class_ is "class".'],
     "python_signature_only": ['APIPostPageBody = TypedDict("APIPostPageBody", {"class": str, '
                               '"x-y|z": NotRequired[int], "ok": bool})',
@@ -322,10 +326,10 @@ def zig_name(text: str) -> str:
 def test_zig_arguments_read_back(case: str) -> None:
     toolset = load_case(case)
     tree = tree_sitter_parse("zig", render_block(toolset, "zig_signature"))
-    functions = [n for n in iter_nodes(tree.root_node) if n.type in ("FnProto", "function_declaration")]
+    functions = [n for n in iter_nodes(tree.root_node) if n.type == "FnProto"]
     assert len(functions) == len(toolset)
     for tool, fn in zip(toolset, functions):
-        params = [n for n in iter_nodes(fn) if n.type in ("ParamDecl", "parameter")]
+        params = [n for n in iter_nodes(fn) if n.type == "ParamDecl"]
         got = []
         for param in params:
             name, _, kind = ts_text(param).partition(": ")

@@ -209,7 +209,8 @@ def test_dotted_paths(case: str) -> None:
 
 def test_dotted_paths_text() -> None:
     members = json.loads(render_block(toolsets.tier4(), "json_dotted_paths"))
-    assert members["list_tickets.limit"] == "integer [at least 1; at most 100; default 20] # Page size."
+    assert members["list_tickets.limit"] == ("integer [at least 1; at most 100; default 20] "
+                                             "# Page size.")
     assert members["list_tickets.filter.window.start"] == "string! [in date format] # First day."
     assert members["list_tickets.project"] == "string or integer! # Project key or numeric id."
     awkward = json.loads(render_block(toolsets.awkward(), "json_dotted_paths"))
@@ -394,11 +395,15 @@ def test_compact_signature_lines() -> None:
         "[avoid:(tolls|ferries)[]] [budget:num|str|null=null] [notes:str] "
         "[party_size:int(>=1)=1] [return_trip:bool=false] -> str[]\n")
     awkward = render_block(toolsets.awkward(), "compact_signature_lines").split("\n")
-    assert awkward[2] == 'météo_prévision: ville:str [unités:"°C"|"°F"|"a|b"|"q\\"uote"="°C"]'
+    assert awkward[2] == ('météo_prévision: ville:str '
+                          '[unités:"°C"|"°F"|"a|b"|"q\\"uote"="°C"]')
     assert awkward[3].startswith('"a&b<c>": ["x\\"y":str=')
     assert awkward[5].startswith("odd_types: [nothing:never] anything:any [free:obj] "
                                  "maybe:int|null [nil:null] [untyped_list:any[]] "
                                  "[strict:{k:str}(closed)]")
+    either = TypeIR("union", options=(toolsets.obj(ParamIR("a", S)), toolsets.obj(ParamIR("b", I))))
+    listed = Toolset((ToolIR("u", params=(ParamIR("xs", TypeIR("array", items=either)),)),))
+    assert render_block(listed, "compact_signature_lines") == "u: xs:({a:str}|{b:int})[]\n"
     for case in CASES:
         ts = load_case(case)
         lines = render_block(ts, "compact_signature_lines").split("\n")[:-1]

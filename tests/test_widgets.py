@@ -1,4 +1,4 @@
-"""toolform.widgets: each widget driven programmatically (set values, click), asserting what it shows."""
+"""toolform.widgets: each widget driven from code (set values, click) and what it shows checked."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import toolform.widgets as tw
 from toolform.abtest import CORE_FORMATS, ab_test
+from toolform.catalogue import (MISSIONS, Retriever, TwoStage, fit_to_budget, plan_catalogue,
+                                run_mission)
+from toolform.catalogue import RoutingLab as Lab
 from toolform.clients import Completion, ReplayClient
 from toolform.datasets import load_dataset
 from toolform.evidence import load_evidence
@@ -24,8 +27,8 @@ from toolform.guard import DEFAULT_SENTENCE, scan_toolset
 from toolform.ir import GoldCall, ParamIR, Request, ToolIR, Toolset, TypeIR
 from toolform.protocols import get_protocol
 from toolform.tiers import tier_estimate
-from toolform.widgets import (ABTestPanel, FormatViewer, GuardInspector, ReplyGrader,
-                              ToolsetExplorer)
+from toolform.widgets import (ABTestPanel, CataloguePlanner, FormatViewer, GuardInspector,
+                              ReplyGrader, RoutingLab, ToolsetExplorer)
 
 
 # Output.append_display_data formats through IPython's shell; a kernel has one, and here it is
@@ -228,6 +231,8 @@ def test_format_viewer_description_ablation_and_no_comparison():
     assert viewer.prompt.schema_tokens < with_prose
     viewer.compare.value = ""
     assert viewer.compare_prompt is None and viewer._compare_box.layout.display == "none"
+    # the main block stays shown and takes the whole width
+    assert viewer._main_box.layout.display != "none" and viewer._main_box.layout.width == "100%"
 
 
 def test_format_viewer_takes_another_toolset():
@@ -452,3 +457,82 @@ def test_ab_panel_shows_a_missing_cassette_turn_as_an_error(tmp_path):
     result = panel.wait(60)
     assert result.turns["error"].str.startswith("CassetteMissError").all()
     assert "8 turns failed" in panel.status.value
+
+
+# -- CataloguePlanner -----------------------------------------------------------------------------
+
+def test_catalogue_planner_plans_ranks_fits_and_writes_the_first_prompt():
+    planner = CataloguePlanner()
+    catalogue = load_dataset("mcp/catalogue")
+    request = catalogue[0]
+    assert len(planner.toolset) == 97 and planner.query.value == request.text
+    # 97 tools is past the study's two-stage threshold of 64
+    assert planner.plan.strategy == "two_stage" and "two_stage" in planner.plan_view.value
+    assert planner.plan == plan_catalogue(planner.toolset, query=request.text)
+    top = Retriever(planner.toolset).rank(request.text)[:8]
+    shown = re.findall(r"<tr><td[^>]*>(\d+)</td><td[^>]*>(?:<b>)?([^<]+)", planner.ranking.value)
+    assert [name for _, name in shown[:8]] == [name for name, _ in top]
+    assert "gold tool is ranked 1" in planner.ranking.value  # brave_web_search for a web search
+    assert "Set a budget" in planner.budget_view.value and planner.fit is None
+    planner.budget_tokens.value = 3000
+    expected = fit_to_budget(planner.toolset, "xml_schema", 3000, query=request.text)
+    assert planner.fit == expected and expected.fits
+    assert f"{expected.tokens_after:,} tokens (budget 3,000)" in planner.budget_view.value
+    first = TwoStage(planner.toolset).selection_messages(request.text)
+    assert pre_text(planner.selection.value) == first[0]["content"]
+
+
+def test_catalogue_planner_follows_the_request_and_k():
+    planner = CataloguePlanner()
+    other = load_dataset("mcp/catalogue")[20]
+    planner.request.value = other.id
+    assert planner.query.value == other.text
+    planner.k.value = 3
+    kept = re.findall(r">kept<", planner.ranking.value)
+    assert len(kept) == 3
+    planner.query.value = "something no request says"
+    assert "gold" not in text_of(planner.ranking.value)  # gold marks only the picked request's
+
+
+def test_catalogue_planner_shows_a_bad_setting_as_an_error():
+    planner = CataloguePlanner(load_dataset("bfcl/multiple")[0].toolset, query="triangle")
+    assert planner.request not in planner.children
+    assert planner.plan.strategy == "one_shot"
+    planner.budget_tokens.value = -5
+    assert "budget_tokens must be a positive integer" in planner.status.value
+
+
+# -- RoutingLab -----------------------------------------------------------------------------------
+
+def test_routing_lab_runs_the_simulation_for_the_sliders():
+    lab = RoutingLab()
+    expected = Lab().run(routing="exact", k=8, groups=2, merge_duplicates=False)
+    assert lab.run.equals(expected) and bool(lab.run["simulation"].iloc[0])
+    assert f"{expected['success'].iloc[0]:.1f}%" in lab.result.value
+    lab.k.value = 1
+    lab.vagueness.value = 0.6
+    expected = Lab(vagueness=0.6).run(routing="exact", k=1)
+    assert lab.run.equals(expected)
+    lab.routing.value = "all"
+    assert lab.run["k"].iloc[0] == 300
+    assert lab.picture.outputs and lab.chart.outputs
+
+
+def test_routing_lab_missions_set_the_catalogue_and_check_the_goal():
+    lab = RoutingLab()
+    lab.mission.value = "near_duplicates"
+    assert (lab.n_tools.value, lab.near_duplicates.value) == (300, 60)
+    assert lab.n_tools.disabled and not lab.merge.disabled
+    assert MISSIONS["near_duplicates"].brief in text_of(lab.mission_view.value)
+    lab.play_button.click()
+    expected = run_mission("near_duplicates", routing="exact", k=8, groups=2,
+                           merge_duplicates=False)
+    assert lab.played.checks == expected.checks
+    assert ("Mission passed" in lab.status.value) == expected.passed
+    lab.merge.value = True
+    lab.play_button.click()
+    assert lab.played.passed and "Mission passed" in lab.status.value
+    lab.mission.value = "tripled_budget"
+    assert lab.merge.disabled and lab.merge.value is False and lab.n_tools.value == 900
+    lab.mission.value = ""
+    assert not lab.n_tools.disabled and lab.n_tools.value == 300

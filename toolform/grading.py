@@ -50,10 +50,10 @@ from jsonschema.exceptions import SchemaError
 from .errors import GradingError
 from .ir import GoldCall, ParamIR, ToolCall, Toolset, TypeIR
 from .protocols._common import RULES
-from .protocols._parse import ParsedReply, parse_reply, repair_calls, select_calls
-from .protocols._registry import get_protocol
+from .protocols import ParsedReply, get_protocol, parse_reply
+from .protocols._parse import repair_calls, select_calls
 
-__all__ = ["RULES", "Verdict", "grade", "grade_all"]
+__all__ = ["FLOAT_TOLERANCE", "RULES", "Verdict", "grade", "grade_all"]
 
 #: Relative tolerance for float comparison (point 4).
 FLOAT_TOLERANCE = 1e-6

@@ -9,14 +9,19 @@ Each widget is layout plus callbacks into public ToolForm functions; its control
   beside it, and the study's accuracy for the choice.
 - :class:`ReplyGrader`: a reply parsed strictly and leniently, and graded under the three rules.
 - :class:`ABTestPanel`: the eight-cell A/B test with start, stop, resume and live results.
+- :class:`CataloguePlanner`: a long catalogue and a request: plan, retrieval ranking, budget
+  fit, the two-stage selection prompt.
 - :class:`GuardInspector`: guard findings in place, the cleaned copy, pin and verify.
+- :class:`RoutingLab`: the routing simulation with sliders, its pictures and the missions.
 """
 
 from ._ab_panel import ABTestPanel
+from ._catalogue_planner import CataloguePlanner
 from ._explorer import ToolsetExplorer
 from ._format_viewer import FormatViewer
 from ._guard_inspector import GuardInspector
 from ._reply_grader import ReplyGrader
+from ._routing_lab import RoutingLab
 
-__all__ = sorted(["ABTestPanel", "FormatViewer", "GuardInspector", "ReplyGrader",
-                  "ToolsetExplorer"])
+__all__ = sorted(["ABTestPanel", "CataloguePlanner", "FormatViewer", "GuardInspector",
+                  "ReplyGrader", "RoutingLab", "ToolsetExplorer"])

@@ -1,4 +1,4 @@
-"""``ToolsetExplorer``: load a toolset and browse its tools, parameters, tiers and guard findings."""
+"""``ToolsetExplorer``: load a toolset; browse its tools, parameters, tiers and guard findings."""
 
 from __future__ import annotations
 

@@ -24,8 +24,8 @@ DEFAULT_REQUEST = ("bfcl/multiple", 0)
 def _tokens_html(prompt: Any) -> str:
     exact = (f" · <b>{prompt.schema_tokens_tiktoken:,}</b> tokens (tiktoken cl100k_base)"
              if prompt.schema_tokens_tiktoken is not None else "")
-    return (f'<div class="toolform-tokens">{prompt.schema_chars:,} characters · '
-            f"<b>{prompt.schema_tokens:,}</b> tokens (estimate: characters / 4){exact}</div>")
+    return (f'<span class="toolform-tokens">{prompt.schema_chars:,} characters · '
+            f"<b>{prompt.schema_tokens:,}</b> tokens (estimate: characters / 4){exact}</span>")
 
 
 class FormatViewer(widgets.VBox):
@@ -92,13 +92,15 @@ class FormatViewer(widgets.VBox):
         self.compare_tokens = widgets.HTML()
         self.instruction = widgets.HTML()
         self.study = widgets.HTML()
-        half = widgets.Layout(width="50%")
-        self._compare_box = widgets.VBox([self.compare_tokens, self.compare_block], layout=half)
+        # one Layout each: hiding the comparison must not hide the main block
+        self._compare_box = widgets.VBox([self.compare_tokens, self.compare_block],
+                                         layout=widgets.Layout(width="50%"))
+        self._main_box = widgets.VBox([self.tokens, self.block],
+                                      layout=widgets.Layout(width="50%"))
         super().__init__(children=[
             widgets.HBox([self.format, self.protocol, self.descriptions]),
             self.compare,
-            widgets.HBox([widgets.VBox([self.tokens, self.block], layout=half),
-                          self._compare_box]),
+            widgets.HBox([self._main_box, self._compare_box]),
             self.instruction, self.study,
         ])
         self.format.observe(self._on_format, names="value")
@@ -129,11 +131,13 @@ class FormatViewer(widgets.VBox):
                                  self.block, self.tokens)
         if self.compare.value:
             self._compare_box.layout.display = None
+            self._main_box.layout.width = "50%"
             self.compare_prompt = self._show(self.compare.value, None, options,
                                              self.compare_block, self.compare_tokens,
                                              label=True)
         else:
             self._compare_box.layout.display = "none"
+            self._main_box.layout.width = "100%"
             self.compare_prompt = None
         spec = get_protocol(self.protocol.value)
         self.instruction.value = (f"<b>Protocol {esc(spec.id)}</b> ({esc(spec.name)}) — the "
@@ -151,7 +155,7 @@ class FormatViewer(widgets.VBox):
         spec = get_format(format_id)
         head = f"<b>{esc(spec.id)}</b> with {esc(prompt.protocol_id)} · " if label else ""
         tokens.value = f"<div>{head}{_tokens_html(prompt)}</div>"
-        block.value = pre(prompt.schema_text, css_class="toolform-block")
+        block.value = pre(prompt.schema_text, css_class="toolform-block", max_height=480)
         return prompt
 
     def _study_html(self, format_id: str, protocol_id: str) -> str:

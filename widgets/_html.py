@@ -23,10 +23,11 @@ def esc(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def pre(text: str, *, css_class: str = "") -> str:
-    """A wrapped monospace block of ``text`` (escaped)."""
+def pre(text: str, *, css_class: str = "", max_height: int | None = None) -> str:
+    """A wrapped monospace block of ``text`` (escaped), scrolling past ``max_height`` pixels."""
     klass = f' class="{esc(css_class)}"' if css_class else ""
-    return f'<pre{klass} style="{_PRE_STYLE}">{esc(text)}</pre>'
+    scroll = f"; max-height: {max_height}px; overflow-y: auto" if max_height else ""
+    return f'<pre{klass} style="{_PRE_STYLE}{scroll}">{esc(text)}</pre>'
 
 
 def error(exc: BaseException) -> str:
@@ -57,10 +58,15 @@ def table(rows: Sequence[Sequence[Any]], header: Sequence[str], *, raw: Iterable
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
 
 
+def _cell(value: Any, float_format: str) -> Any:
+    if value is None or (isinstance(value, float) and value != value):  # None or NaN
+        return ""
+    return float_format.format(value) if isinstance(value, float) else value
+
+
 def frame_table(frame: Any, *, float_format: str = "{:.1f}") -> str:
-    """A pandas DataFrame as an HTML table (no index; floats with ``float_format``)."""
-    rows = [[float_format.format(v) if isinstance(v, float) else v for v in row]
-            for row in frame.itertuples(index=False)]
+    """A pandas DataFrame as an HTML table (no index; floats with ``float_format``, NaN blank)."""
+    rows = [[_cell(v, float_format) for v in row] for row in frame.itertuples(index=False)]
     return table(rows, [str(c) for c in frame.columns])
 
 
@@ -90,7 +96,7 @@ def highlight(text: str, spans: Sequence[tuple[int, int, str, str]]) -> str:
 
 
 def type_label(t: TypeIR) -> str:
-    """A short label for a type: ``string``, ``array<integer>``, ``enum(c, f)``, ``object{a, b}``."""
+    """A short type label: ``string``, ``array<integer>``, ``enum(c, f)``, ``object{a, b}``."""
     if t.kind == "array":
         label = f"array<{type_label(t.items)}>" if t.items is not None else "array"
     elif t.kind == "enum":

@@ -233,7 +233,9 @@ def plan_catalogue(toolset: Toolset, *, format_id: str = "xml_schema",
         why = (f"{n} tools is in the retrieval band ({RETRIEVE_MIN_TOOLS} to "
                f"{TWO_STAGE_MIN_TOOLS - 1}).")
     else:
-        why = f"{n} tools is below {RETRIEVE_MIN_TOOLS} and the {tokens}-token block fits."
+        why = f"{n} tools is below the retrieval threshold of {RETRIEVE_MIN_TOOLS}"
+        why += (f" and the {tokens}-token block is within {TWO_STAGE_CONTEXT_SHARE:.0%} of the "
+                f"{context_tokens}-token context window." if context_tokens is not None else ".")
     over_budget = budget_tokens is not None and tokens > budget_tokens and base != "two_stage"
     retrieval = None
     retrieved_tokens = None

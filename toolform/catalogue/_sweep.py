@@ -96,7 +96,8 @@ class Strategy:
 
     @property
     def id(self) -> str:
-        """``one_shot``, ``bm25_k8``, ``embed_k4``, ``two_stage_names``, ``two_stage_names_desc``."""
+        """The strategy's name in tables: ``one_shot``, ``bm25_k8``, ``embed_k4``,
+        ``two_stage_names`` or ``two_stage_names_desc``."""
         if self.kind == "retrieve":
             return f"{self.method}_k{self.k}"
         if self.kind == "two_stage":

@@ -26,7 +26,8 @@ def count_sweep_chart(summary: pd.DataFrame, *, title: str = "Accuracy by catalo
     Returns
     -------
     altair.LayerChart
-        Solid lines and points for accuracy, interval bands, dashed lines for empty turns.
+        Solid lines and points for accuracy, its Wilson 95% interval as a band, dashed lines
+        for empty turns.
     """
     base = alt.Chart(summary, title=title).encode(
         x=alt.X("n_tools:Q", scale=_SIZE_AXIS, title="tools in the catalogue"),
@@ -34,7 +35,7 @@ def count_sweep_chart(summary: pd.DataFrame, *, title: str = "Accuracy by catalo
     )
     band = base.mark_area(opacity=0.15).encode(
         y=alt.Y("ci_low:Q", title="share of turns (%)", scale=alt.Scale(domain=[0, 100])),
-        y2="ci_high:Q")
+        y2="ci_high:Q", color=alt.Color("strategy:N", legend=None))
     line = base.mark_line(point=True).encode(
         y="accuracy:Q",
         tooltip=[alt.Tooltip("strategy:N"), alt.Tooltip("n_tools:Q"),

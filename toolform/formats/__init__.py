@@ -8,10 +8,13 @@ from . import (  # noqa: F401  (importing a family module registers its formats)
     _code, _code_langs, _config, _grammar, _idl, _json, _markup, _novel, _prose, _tabular,
     _two_stage, _vendor, _yaml,
 )
+from ._compare import COMPARE_COLUMNS, compare_formats
 from ._registry import FORMATS, FormatSpec, RenderOptions, format_ids, get_format, register_format
 from ._render import RenderedPrompt, render, render_block
+from ._two_stage import TwoStageBlocks, two_stage_stages
 
 __all__ = sorted([
-    "FORMATS", "FormatSpec", "RenderOptions", "RenderedPrompt", "format_ids", "get_format",
+    "COMPARE_COLUMNS", "FORMATS", "FormatSpec", "TwoStageBlocks", "compare_formats",
+    "two_stage_stages", "RenderOptions", "RenderedPrompt", "format_ids", "get_format",
     "register_format", "render", "render_block",
 ])

@@ -17,7 +17,9 @@ walker of ``python_stub`` (``_PythonWriter``, with the object emitter swapped), 
 shapes the one of ``typescript``.
 
 Names. A tool, argument or field name that is a valid identifier of the language is written as
-is. Otherwise, in this order of preference:
+is (except where the idiom imposes a case: Go's exported functions and struct fields are
+PascalCase, enum members follow each language's convention). Otherwise, in this order of
+preference:
 
 1. the language's own quoting keeps it verbatim: Zig ``@"page-id"``, Julia ``var"page-id"``,
    R backticks, Scala backticks, SQL double quotes, Elixir quoted atoms, Lua ``["page-id"]``
@@ -48,10 +50,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 from ..ir import ParamIR, ToolIR, Toolset, TypeIR
-from ._code import (_jsdoc, _integer_notes, _notes, _py_comment, _py_escape, _py_literal,
+from ._code import (_jsdoc, _notes, _py_comment, _py_escape, _py_literal,
                     _PythonWriter, _ts_key, _TypeScriptWriter)
 from ._common import (camel_case, constraint_notes, json_text, one_line, prepare,
                       python_identifier, type_label, typescript_identifier, unique_name,
@@ -71,8 +74,8 @@ __all__ = [
 
 # -- prose ---------------------------------------------------------------------------------------
 
-# Line terminators of some language (C# and JavaScript count NEL and U+2028/9, C and others
-# VT and FF as whitespace that may end a line in a tool's eyes): all split a comment line.
+# Characters some language or tool takes for a line break (C# and JavaScript count NEL and
+# U+2028/U+2029, editors and Python's splitlines VT and FF): all of them split a comment line.
 _BREAK = re.compile("\r\n?|[\x0b\x0c\x85\u2028\u2029]")
 _INVISIBLE = re.compile("[\x00-\x08\x0e-\x1f\x7f\ud800-\udfff]")
 
@@ -247,11 +250,12 @@ def _literal_writer(string: Callable[[str], str], true: str, false: str,
 _ASCII_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
-def _words(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[str, ...]:
     """The alphanumeric runs of ``text``, accents dropped, other letters kept."""
     text = "".join(ch for ch in unicodedata.normalize("NFKD", text)
                    if not unicodedata.combining(ch))
-    return [w for w in re.split(r"[\W_]+", text) if w]
+    return tuple(w for w in re.split(r"[\W_]+", text) if w)
 
 
 @dataclass(frozen=True)
@@ -367,7 +371,6 @@ class _Arg:
     default: str | None  # the default as a literal of the language, when it can be written
     notes: str  # description, constraints, default, what the type could not say
     param: ParamIR
-    enum: _Enum | None = None
 
 
 @dataclass
@@ -453,7 +456,7 @@ class _Planner:
 
     def plan(self, tool: ToolIR) -> _Plan:
         ident, same = self.lang.function.spell(tool.name, self.names)
-        owner = _words(tool.name) or ["tool"]
+        owner = list(_words(tool.name)) or ["tool"]
         decls: list[_Struct | _Enum | _Union] = []
         args = self.args(tool.params, owner, decls, self.lang.param)
         returns = None
@@ -484,7 +487,7 @@ class _Planner:
                 if text == typ.text and not lang.marks_optional:
                     notes.insert(0, "optional")
             note = _flat(_notes(p, notes, json_text))
-            out.append(_Arg(p.name, ident, same, text, p.required, default, note, p, typ.enum))
+            out.append(_Arg(p.name, ident, same, text, p.required, default, note, p))
         return out
 
     def default(self, p: ParamIR, typ: _Type) -> str | None:
@@ -559,9 +562,15 @@ class _Planner:
     def enum(self, t: TypeIR, owner: list[str], decls: list) -> _Enum:
         name, taken = self.type_name(owner), set()
         members = []
+        member = self.lang.member
         for value in t.values:
-            source = f"{name}_{value}" if self.lang.member_prefix else value
-            ident, _ = self.lang.member.spell(source, taken)
+            if member.force and member.case in ("pascal", "camel", "snake") \
+                    and value.upper() == value:
+                value_words = value.lower()  # REQUEST_CHANGES: RequestChanges, not REQUESTCHANGES
+            else:
+                value_words = value
+            source = f"{name}_{value_words}" if self.lang.member_prefix else value_words
+            ident, _ = member.spell(source, taken)
             members.append((ident, value))
         enum = _Enum(name, members)
         decls.append(enum)
@@ -611,19 +620,13 @@ def _comment(lines: list[str], prefix: str, indent: str = "") -> list[str]:
             for line in lines]
 
 
-def _star_block(lines: list[str], indent: str = "", opener: str = "/**",
+def _star_block(lines: list[str], indent: str = "",
                 escape: Callable[[str], str] = _block) -> list[str]:
     """A ``/** ... */`` block (one line when the text is one line)."""
     lines = [escape(line) for line in lines]
     if len(lines) == 1:
-        return [f"{indent}{opener} {lines[0]} */"]
-    return [f"{indent}{opener}", *(f"{indent} * {line}".rstrip() for line in lines),
-            f"{indent} */"]
-
-
-def _param_lines(plan: _Plan, tag: Callable[[str, str], str]) -> list[str]:
-    """Doc-tag lines (``@param value The temperature.``) for the arguments worth one."""
-    return [tag(label, notes) for label, notes in _entries(plan.args)]
+        return [f"{indent}/** {lines[0]} */"]
+    return [f"{indent}/**", *(f"{indent} * {line}".rstrip() for line in lines), f"{indent} */"]
 
 
 def _sections(*groups: list[str]) -> list[str]:
@@ -1935,7 +1938,8 @@ _JULIA = _Lang(
     # an argument called ``nothing`` would hide the default value ``nothing``
     param=replace(_JULIA_NAMES, seed=frozenset({"nothing"})),
     array="Vector{{{}}}".format, map="Dict{String, Any}", optional=_julia_nothing,
-    nullable=_julia_nothing, marks_optional=True, enum="base", union="inline", join=_julia_union, defaults=True,
+    nullable=_julia_nothing, marks_optional=True, enum="base", union="inline",
+    join=_julia_union, defaults=True,
     types_taken=frozenset({"Any", "Dict", "Nothing", "String", "Union", "Vector"}),
 )
 
@@ -2740,9 +2744,10 @@ def bash_function(toolset: Toolset, options: RenderOptions) -> str:
     Per tool: a comment header (``# name: description``, a ``Usage: name --city <string>
     [--unit <c|f>]`` line whose options are the true parameter names, one line of notes per
     option, then ``Outputs:`` with the shape of what the tool returns, as the Google shell
-    style guide has it) and ``name() { local city=""; local unit='c'; }`` (one ``local`` per argument,
-    set to its default). The shell has only strings, so types are labels in the usage line
-    (``<integer>``, ``<json:object>``, enum values joined by ``|``) and object shapes are in
+    style guide has it) and ``name() { local city=""; local unit='c'; }`` (one ``local`` per
+    argument, set to its default). The shell has only strings, so types are labels in the
+    usage line (``<integer>``, ``<json-object>``, enum values joined by ``|``) and object
+    shapes are in
     the notes (flagged lossy). A tool name Bash cannot use as a function name is sanitised;
     the header always starts with the true name.
 
@@ -3281,7 +3286,24 @@ def _argparse_kind(t: TypeIR) -> tuple[list[str], str]:
         return [*inner, f'nargs={_py_literal("+" if (t.min_items or 0) >= 1 else "*")}'], note
     if t.kind == "union":
         return [], f"one of {_shape(replace(t, nullable=False))}"
-    return ["type=json.loads"], f"JSON {_shape(t)}"
+    fields = "; ".join(f"{path}: {_flat(text)}" for path, text in _field_notes(t, ""))
+    return ["type=json.loads"], f"JSON {_shape(t)}" + (f". Fields: {fields}" if fields else "")
+
+
+def _field_notes(t: TypeIR, prefix: str) -> list[tuple[str, str]]:
+    """``(dotted.path, description)`` of every described field inside a JSON value's type, so
+    the help keeps the prose that a flat ``--flag`` cannot carry."""
+    if t.kind == "array" and t.items is not None:
+        return _field_notes(t.items, f"{prefix}[]")
+    if t.kind == "union":
+        return [note for o in t.options for note in _field_notes(o, prefix)]
+    notes = []
+    for f in t.fields if t.kind == "object" else ():
+        path = f"{prefix}.{f.name}" if prefix else f.name
+        if f.description:
+            notes.append((path, f.description.rstrip(". ")))
+        notes.extend(_field_notes(f.type, path))
+    return notes
 
 
 @register_format(

@@ -32,24 +32,24 @@ __all__ = ["Spelling", "cue", "dhall", "edn", "hcl", "ini", "jsonnet", "kdl", "n
            "sexpr", "starlark", "toml"]
 
 #: IR constraint attribute → the snake_case key the config formats write it under.
-CONSTRAINT_KEYS = (("minimum", "minimum"), ("exclusive_minimum", "exclusive_minimum"),
+_CONSTRAINT_KEYS = (("minimum", "minimum"), ("exclusive_minimum", "exclusive_minimum"),
                    ("maximum", "maximum"), ("exclusive_maximum", "exclusive_maximum"),
                    ("min_length", "min_length"), ("max_length", "max_length"),
                    ("min_items", "min_items"), ("max_items", "max_items"),
                    ("pattern", "pattern"), ("format", "format"))
 
 
-class Unwritable(ValueError):
+class _Unwritable(ValueError):
     """A value the language has no literal for (``null`` in TOML); the caller falls back."""
 
 
-def plain_number(value: int | float) -> str:
+def _plain_number(value: int | float) -> str:
     """A number without an exponent (``1e-05`` → ``0.00001``), floats always with a ``.``,
     for languages whose float literals need one (Nix, HCL)."""
     if isinstance(value, bool) or not isinstance(value, float):
         return str(value)
     if value != value or value in (float("inf"), float("-inf")):
-        raise Unwritable(f"{value!r} has no literal")
+        raise _Unwritable(f"{value!r} has no literal")
     text = format(Decimal(repr(value)), "f")
     return text if "." in text else text + ".0"
 
@@ -62,7 +62,7 @@ class Spelling:
     ----------
     null, true, false : str
         The literals (``null=""`` when the language has none: writing null raises
-        :class:`Unwritable`).
+        :class:`_Unwritable`).
     string : callable
         Writes a string literal.
     key : callable
@@ -95,12 +95,12 @@ class Spelling:
 
         Raises
         ------
-        Unwritable
+        _Unwritable
             When the language has no literal for a part of it.
         """
         if value is None:
             if not self.null:
-                raise Unwritable("null has no literal")
+                raise _Unwritable("null has no literal")
             return self.null
         if isinstance(value, bool):
             return self.true if value else self.false
@@ -117,7 +117,7 @@ class Spelling:
             pairs = [self.pair.format(k=self.key(str(k)), v=self(v)) for k, v in value.items()]
             return (self.open_map + self.map_sep.join(pairs) + self.close_map) if pairs else (
                 self.open_map.strip() + self.close_map.strip())
-        raise Unwritable(f"{type(value).__name__} is not a JSON value")
+        raise _Unwritable(f"{type(value).__name__} is not a JSON value")
 
 
 def _escaped(text: str, table: dict[str, str], unicode: Callable[[int], str],
@@ -189,7 +189,7 @@ def _toml_number(value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-TOML = Spelling(null="", true="true", false="false", string=_c_string, key=_toml_key,
+_TOML = Spelling(null="", true="true", false="false", string=_c_string, key=_toml_key,
                 number=_toml_number, open_map="{ ", close_map=" }", pair="{k} = {v}")
 
 
@@ -205,8 +205,8 @@ def _toml_text(text: str) -> str:
 def _toml_entry(lines: list[str], key: str, value: Any) -> None:
     """``key = value``, or ``key_json = "..."`` when TOML has no literal for it (null)."""
     try:
-        lines.append(f"{key} = {TOML(value)}")
-    except Unwritable:
+        lines.append(f"{key} = {_TOML(value)}")
+    except _Unwritable:
         lines.append(f"{key}_json = {_c_string(json_text(value))}")
 
 
@@ -220,7 +220,7 @@ def _toml_table(lines: list[str], header: str, t: TypeIR, p: ParamIR | None,
             lines.append(f"description = {_toml_text(p.description)}")
     if t.kind == "enum":
         _toml_entry(lines, "values", list(t.values))
-    for attr, key in CONSTRAINT_KEYS:
+    for attr, key in _CONSTRAINT_KEYS:
         if getattr(t, attr) is not None:
             _toml_entry(lines, key, getattr(t, attr))
     if t.nullable:
@@ -239,7 +239,7 @@ def _toml_table(lines: list[str], header: str, t: TypeIR, p: ParamIR | None,
 
 
 @register_format(
-    name="TOML tool tables",
+    name="TOML array of tool tables",
     family="config",
     default_protocol="toml_call",
     description=("Each tool as a [[tool]] entry of a TOML array of tables, with one "
@@ -344,12 +344,24 @@ def _words(t: TypeIR) -> str:
     return type_label(t)
 
 
+def _value_phrases(t: TypeIR, lead: str) -> list[str]:
+    """The allowed values of an enum, of an array's items (``items one of ...``) and of
+    union options (``option 2 one of ...``)."""
+    if t.kind == "enum":
+        return [f"{lead}one of {value_list(t.values)}" if t.values else f"{lead}no value allowed"]
+    if t.kind == "array" and t.items is not None:
+        return _value_phrases(t.items, f"{lead}items ")
+    if t.kind == "union":
+        return [phrase for i, o in enumerate(t.options, 1)
+                for phrase in _value_phrases(o, f"{lead}option {i} ")]
+    return []
+
+
 def _ini_value(p: ParamIR | None, t: TypeIR) -> str:
     parts = [_words(t)]
     if p is not None:
         parts.append("required" if p.required else "optional")
-    if t.kind == "enum":
-        parts.append(f"one of {value_list(t.values)}" if t.values else "no value allowed")
+    parts += _value_phrases(t, "")
     parts += constraint_phrases(t)
     if p is not None and p.has_default:
         parts.append(f"default {json_text(p.default)}")
@@ -357,7 +369,7 @@ def _ini_value(p: ParamIR | None, t: TypeIR) -> str:
 
 
 @register_format(
-    name="INI sections",
+    name="INI file, a section per tool",
     family="config",
     default_protocol="key_value_call",
     description=("One INI section per tool and one key per parameter, whose value says the "
@@ -456,8 +468,8 @@ def _hcl_string(text: str) -> str:
     return _hcl_literal_string(text).replace("${", "$${").replace("%{", "%%{")
 
 
-HCL = Spelling(null="null", true="true", false="false", string=_hcl_string,
-               key=_hcl_string, number=plain_number, pair="{k} = {v}")
+_HCL = Spelling(null="null", true="true", false="false", string=_hcl_string,
+               key=_hcl_string, number=_plain_number, pair="{k} = {v}")
 
 
 def _hcl_type(t: TypeIR) -> str:
@@ -482,17 +494,17 @@ def _hcl_block(lines: list[str], indent: str, head: str, t: TypeIR, p: ParamIR |
         if p.description:
             pairs.append(("description", _hcl_string(p.description)))
     if t.kind == "enum":
-        pairs.append(("enum", HCL(list(t.values))))
-    for attr, key in CONSTRAINT_KEYS:
+        pairs.append(("enum", _HCL(list(t.values))))
+    for attr, key in _CONSTRAINT_KEYS:
         value = getattr(t, attr)
         if value is not None:
-            pairs.append((key, HCL(value)))
+            pairs.append((key, _HCL(value)))
     if t.nullable:
         pairs.append(("nullable", "true"))
     if t.kind == "object" and t.additional is not None:
-        pairs.append(("additional_properties", HCL(t.additional)))
+        pairs.append(("additional_properties", _HCL(t.additional)))
     if p is not None and p.has_default:
-        pairs.append(("default", HCL(p.default)))
+        pairs.append(("default", _HCL(p.default)))
     _hcl_attrs(lines, inner, pairs)
     for role, child, field in _children(t):
         if role == "field":
@@ -599,7 +611,7 @@ def _cue_label(name: str) -> str:
     return _c_string(name)
 
 
-CUE = Spelling(null="null", true="true", false="false", string=_c_string, key=_c_string)
+_CUE = Spelling(null="null", true="true", false="false", string=_c_string, key=_c_string)
 _CUE_SCALARS = {"string": "string", "integer": "int", "number": "number", "boolean": "bool",
                 "null": "null", "any": "_"}
 
@@ -630,7 +642,7 @@ class _CueWriter:
     def type(self, t: TypeIR, indent: str) -> str:
         """``t`` as a CUE expression (multi-line for structs), without a default."""
         if t.kind == "enum":
-            text = " | ".join(CUE(v) for v in t.values) or "_|_"
+            text = " | ".join(_CUE(v) for v in t.values) or "_|_"
         elif t.kind == "array":
             inner = self.type(t.items, indent) if t.items is not None else "_"
             text = f"[...{inner}]"
@@ -653,10 +665,10 @@ class _CueWriter:
         text = self.type(p.type, indent)
         if p.has_default:
             try:
-                default = CUE(p.default)
-            except Unwritable:  # pragma: no cover - CUE writes every JSON value
+                default = _CUE(p.default)
+            except _Unwritable:  # pragma: no cover - CUE writes every JSON value
                 return text
-            values = [CUE(v) for v in p.type.values] if p.type.kind == "enum" else []
+            values = [_CUE(v) for v in p.type.values] if p.type.kind == "enum" else []
             if default in values:  # mark the enum member: *"standard" | "express"
                 return " | ".join(("*" + v if v == default else v) for v in values)
             if default == "null" and text.endswith(" | null"):
@@ -679,7 +691,7 @@ class _CueWriter:
 
 
 @register_format(
-    name="CUE definitions",
+    name="CUE schema definitions",
     family="config",
     default_protocol="json_object",
     description=("Each tool as a CUE definition whose fields are the arguments: ! marks "
@@ -860,7 +872,7 @@ class _DhallWriter:
 
 
 @register_format(
-    name="Dhall record types",
+    name="Dhall record types per tool",
     family="config",
     default_protocol="json_object",
     description=("A Dhall record with one entry per tool holding the record type of its "
@@ -956,14 +968,14 @@ def _jsonnet_key(key: str) -> str:
     return _jsonnet_string(key)
 
 
-JSONNET = Spelling(null="null", true="true", false="false", string=_jsonnet_string,
+_JSONNET = Spelling(null="null", true="true", false="false", string=_jsonnet_string,
                    key=_jsonnet_key)
 _LINE = 96
 
 
 def _jsonnet_value(value: Any, indent: str) -> str:
     """A JSON value in Jsonnet, on one line when it fits, else one member per line."""
-    flat = JSONNET(value)
+    flat = _JSONNET(value)
     if len(indent) + len(flat) <= _LINE or not isinstance(value, (list, dict)) or not value:
         return flat
     inner = indent + "  "
@@ -988,7 +1000,7 @@ local tool(name, description='', properties={}, required=[], returns=null) =
 
 
 @register_format(
-    name="Jsonnet function definitions",
+    name="Jsonnet program with a tool() helper",
     family="config",
     default_protocol="json_object",
     description=("A Jsonnet program: a local tool() function with default arguments builds "
@@ -1075,8 +1087,8 @@ def _nix_key(key: str) -> str:
     return key if _NIX_IDENT.fullmatch(key) and key not in _NIX_KEYWORDS else _nix_string(key)
 
 
-NIX = Spelling(null="null", true="true", false="false", string=_nix_string, key=_nix_key,
-               number=plain_number, list_sep=" ", open_list="[ ", close_list=" ]",
+_NIX = Spelling(null="null", true="true", false="false", string=_nix_string, key=_nix_key,
+               number=_plain_number, list_sep=" ", open_list="[ ", close_list=" ]",
                open_map="{ ", map_sep=" ", close_map=" }", pair="{k} = {v};",
                list_item=lambda item: f"({item})" if item.startswith("-") else item)
 
@@ -1112,7 +1124,7 @@ class _NixWriter:
         if t.kind == "any":
             return "types.anything"
         if t.kind == "enum":
-            return f"types.enum {NIX(list(t.values))}"
+            return f"types.enum {_NIX(list(t.values))}"
         if t.kind == "array":
             inner = self.type(t.items, indent) if t.items is not None else "types.anything"
             return f"types.listOf {_nix_arg(inner)}"
@@ -1133,7 +1145,7 @@ class _NixWriter:
                          ("max_length", "<="), ("min_items", ">="), ("max_items", "<=")):
             value = getattr(t, attr)
             if value is not None:
-                out.append(f"{measure.get(attr, 'x')} {op} {NIX(value)}")
+                out.append(f"{measure.get(attr, 'x')} {op} {_NIX(value)}")
         return out
 
     def options(self, fields: Sequence[ParamIR], indent: str) -> str:
@@ -1150,7 +1162,7 @@ class _NixWriter:
                 type_text = f"types.nullOr {_nix_arg(type_text)}"
             attrs = [f"type = {type_text};"]
             if f.has_default or optional_null:
-                attrs.append(f"default = {NIX(f.default if f.has_default else None)};")
+                attrs.append(f"default = {_NIX(f.default if f.has_default else None)};")
             if f.description:
                 attrs.append(f"description = {_nix_string(f.description)};")
             body = "\n".join(f"{inner}  {a}" for a in attrs)
@@ -1251,13 +1263,13 @@ def _kdl_number(value: Any) -> str:
     return json_text(value)
 
 
-KDL = Spelling(null="#null", true="#true", false="#false", string=_kdl_string,
+_KDL = Spelling(null="#null", true="#true", false="#false", string=_kdl_string,
                key=_kdl_string, number=_kdl_number)
 
 
 def _kdl_scalar(value: Any) -> str | None:
     """A KDL value for a JSON scalar; None for lists and objects (KDL values are scalars)."""
-    return None if isinstance(value, (list, dict)) else KDL(value)
+    return None if isinstance(value, (list, dict)) else _KDL(value)
 
 
 def _kdl_node(lines: list[str], indent: str, head: str, t: TypeIR, p: ParamIR | None) -> None:
@@ -1266,14 +1278,14 @@ def _kdl_node(lines: list[str], indent: str, head: str, t: TypeIR, p: ParamIR | 
     props = [f"type={kind if kind != 'null' else _kdl_string(kind)}"]
     if p is not None:
         props.append(f"required={'#true' if p.required else '#false'}")
-    for attr, key in CONSTRAINT_KEYS:
+    for attr, key in _CONSTRAINT_KEYS:
         value = getattr(t, attr)
         if value is not None:
-            props.append(f"{key.replace('_', '-')}={KDL(value)}")
+            props.append(f"{key.replace('_', '-')}={_KDL(value)}")
     if t.nullable:
         props.append("nullable=#true")
     if t.kind == "object" and t.additional is not None:
-        props.append(f"additional-properties={KDL(t.additional)}")
+        props.append(f"additional-properties={_KDL(t.additional)}")
     if p is not None and p.has_default:
         scalar = _kdl_scalar(p.default)
         props.append(f"default={scalar}" if scalar is not None else
@@ -1322,7 +1334,8 @@ def kdl(toolset: Toolset, options: RenderOptions) -> str:
           returns type=number
         }
 
-    ``type`` is the IR kind; constraints are properties with kebab-case keys
+    ``type`` is the IR kind (quoted when it is ``null``, which KDL 2 reads as a keyword);
+    constraints are properties with kebab-case keys
     (``min-length=1``); a default that is a list or object is ``default-json="..."`` (KDL
     values are scalars). Names and strings are always quoted, so any name is kept as is.
 
@@ -1366,7 +1379,7 @@ def _edn_string(text: str) -> str:
     return '"' + _escaped(text, _EDN_ESCAPES, lambda c: f"\\u{c:04x}", "\u2028\u2029") + '"'
 
 
-EDN = Spelling(null="nil", true="true", false="false", string=_edn_string, key=_edn_string,
+_EDN = Spelling(null="nil", true="true", false="false", string=_edn_string, key=_edn_string,
                list_sep=" ", map_sep=", ", pair="{k} {v}")
 _EDN_PREDICATES = {"string": "string?", "integer": "int?", "number": "number?",
                    "boolean": "boolean?", "null": "nil?", "any": "any?"}
@@ -1376,7 +1389,7 @@ def _edn_spec(t: TypeIR, indent: str) -> str:
     """``t`` as a clojure.spec-style form (written as EDN data)."""
     if t.kind == "enum":
         unique = list(dict.fromkeys(json_text(v) for v in t.values))
-        text = "#{" + " ".join(EDN(json.loads(v)) for v in unique) + "}"
+        text = "#{" + " ".join(_EDN(json.loads(v)) for v in unique) + "}"
     elif t.kind == "array":
         args = [_edn_spec(t.items, indent) if t.items is not None else "any?"]
         for attr, key in (("min_items", ":min-count"), ("max_items", ":max-count")):
@@ -1398,7 +1411,7 @@ def _edn_spec(t: TypeIR, indent: str) -> str:
                      ("exclusive_maximum", "<"), ("min_length", "min-length"),
                      ("max_length", "max-length")):
         if getattr(t, attr) is not None:
-            preds.append(f"({op} {EDN(getattr(t, attr))})")
+            preds.append(f"({op} {_EDN(getattr(t, attr))})")
     if t.pattern is not None:
         preds.append(f"(re-matches {_edn_string(t.pattern)})")
     if t.format is not None:
@@ -1413,7 +1426,7 @@ def _edn_spec(t: TypeIR, indent: str) -> str:
 def _edn_field(p: ParamIR, indent: str) -> str:
     parts = [f":name {_edn_string(p.name)}", f":spec {_edn_spec(p.type, indent + '  ')}"]
     if p.has_default:
-        parts.append(f":default {EDN(p.default)}")
+        parts.append(f":default {_EDN(p.default)}")
     if p.description:
         parts.append(f":doc {_edn_string(p.description)}")
     return "{" + f"\n{indent} ".join(parts) + "}"
@@ -1541,7 +1554,7 @@ def _sexpr_type(t: TypeIR, indent: str) -> str:
         args = [_sexpr_type(o, indent) for o in t.options]
     else:
         head = t.kind
-    for attr, key in CONSTRAINT_KEYS:
+    for attr, key in _CONSTRAINT_KEYS:
         value = getattr(t, attr)
         if value is not None:
             args.append(f":{key.replace('_', '-')} {_sexpr_value(value)[1]}")
@@ -1563,7 +1576,7 @@ def _sexpr_param(head: str, p: ParamIR, indent: str) -> str:
 
 
 @register_format(
-    name="S-expressions",
+    name="Lisp deftool forms",
     family="config",
     default_protocol="sexpr_call",
     description=("Each tool as a Lisp-style (deftool name \"doc\" (param name type :required "
@@ -1591,7 +1604,8 @@ def sexpr(toolset: Toolset, options: RenderOptions) -> str:
     (field ...) ...)``, ``(union T ...)``, ``(nullable T)``, with constraints as keyword
     arguments (``(string :min-length 1)``). Atoms ``true``, ``false`` and ``null`` are the
     JSON literals; a list or object default is JSON text after ``:default-json``. A name is
-    a symbol when it reads as one (letters, digits, ``_``, ``.``, ``-``), else a string.
+    a symbol when it reads as one (letters, digits, ``_``, ``.``, ``-``) and is not a word
+    Lisp readers give a meaning of their own (``nil``, ``t``, ``true``...), else a string.
 
     Parameters
     ----------
@@ -1624,7 +1638,7 @@ def sexpr(toolset: Toolset, options: RenderOptions) -> str:
 
 # -- Starlark ------------------------------------------------------------------------------------
 
-STARLARK = Spelling(null="None", true="True", false="False", string=_c_string, key=_c_string)
+_STARLARK = Spelling(null="None", true="True", false="False", string=_c_string, key=_c_string)
 _STARLARK_ATTRS = {"string": "attr.string", "integer": "attr.int", "number": "attr.number",
                    "boolean": "attr.bool", "null": "attr.none", "any": "attr.any"}
 
@@ -1643,7 +1657,7 @@ def _starlark_attr(t: TypeIR, p: ParamIR | None, indent: str) -> str:
         kwargs.append(("mandatory", "True"))
     if t.kind == "enum":
         fn = _STARLARK_ATTRS[t.enum_base()]
-        kwargs.append(("values", STARLARK(list(t.values))))
+        kwargs.append(("values", _STARLARK(list(t.values))))
     elif t.kind == "array":
         item = t.items
         plain = item is not None and item.kind in ("string", "integer") and not (
@@ -1666,17 +1680,17 @@ def _starlark_attr(t: TypeIR, p: ParamIR | None, indent: str) -> str:
         fn = _STARLARK_ATTRS[t.kind]
     if t.kind == "array" and t.min_items == 1 and t.max_items is None:
         kwargs.append(("allow_empty", "False"))
-        constraints = [(a, k) for a, k in CONSTRAINT_KEYS if a != "min_items"]
+        constraints = [(a, k) for a, k in _CONSTRAINT_KEYS if a != "min_items"]
     else:
-        constraints = list(CONSTRAINT_KEYS)
-    kwargs += [(key, STARLARK(getattr(t, attr))) for attr, key in constraints
+        constraints = list(_CONSTRAINT_KEYS)
+    kwargs += [(key, _STARLARK(getattr(t, attr))) for attr, key in constraints
                if getattr(t, attr) is not None]
     if t.nullable and t.kind not in ("null", "any"):
         kwargs.append(("nullable", "True"))
     if t.kind == "object" and t.additional is not None:
-        kwargs.append(("additional_properties", STARLARK(t.additional)))
+        kwargs.append(("additional_properties", _STARLARK(t.additional)))
     if p is not None and p.has_default:
-        kwargs.append(("default", STARLARK(p.default)))
+        kwargs.append(("default", _STARLARK(p.default)))
     if p is not None and p.description:
         kwargs.append(("doc", _c_string(p.description)))
     return _starlark_call(fn, kwargs, indent)
@@ -1692,7 +1706,7 @@ def _starlark_fields(fields: Sequence[ParamIR], indent: str) -> str:
 
 
 @register_format(
-    name="Starlark rule definitions",
+    name="Starlark (Bazel-style) rules",
     family="config",
     default_protocol="python_call",
     description=("Each tool as a Bazel-style Starlark rule(): a dict of attrs keyed by the "

@@ -77,7 +77,7 @@ class Rep:
 Node = Union[Lit, Ref, Seq, Alt, Opt, Rep]
 
 #: The JSON primitives every dialect defines (when used) in its prelude.
-PRIMITIVES = ("value", "object", "array", "string", "number", "integer", "boolean", "null")
+_PRIMITIVES = ("value", "object", "array", "string", "number", "integer", "boolean", "null")
 
 
 def _seq(*items: Node) -> Node:
@@ -131,7 +131,7 @@ class CallGrammar:
     def __init__(self, rule_name: Callable[[Sequence[str]], str], nest: bool = True) -> None:
         self._name = rule_name
         self.nest = nest
-        self.taken = {rule_name([p]) for p in PRIMITIVES} | {rule_name(["call"]),
+        self.taken = {rule_name([p]) for p in _PRIMITIVES} | {rule_name(["call"]),
                                                              rule_name(["root"])}
         self.rules: list[Rule] = []
         self.used: set[str] = set()
@@ -321,7 +321,7 @@ def _iso_literal(text: str) -> str:
     return " , ".join(out)
 
 
-EBNF = Dialect(
+_EBNF = Dialect(
     define=" = ", end=" ;", postfix=False, concat=" , ", alt=" | ",
     optional=lambda x: f"[ {x} ]", repeat=lambda x: f"{{ {x} }}",
     literal=lambda text: _iso_literal(text) if text else '""',
@@ -370,7 +370,7 @@ def _gbnf_literal(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-GBNF = Dialect(
+_GBNF = Dialect(
     define=" ::= ", end="", postfix=True, concat=" ", alt=" | ",
     optional=lambda x: f"{x}?", repeat=lambda x: f"{x}*",
     literal=_gbnf_literal, comment=lambda text: f"# {text}",
@@ -468,7 +468,7 @@ def ebnf_grammar(toolset: Toolset, options: RenderOptions) -> str:
     """
     header = ["A call is one JSON object, or a JSON list of them, written with \", \" and",
               "\": \" between items and the arguments in the order listed."]
-    return _grammar_text(toolset, options, EBNF, _snake_rule, "calls", header)
+    return _grammar_text(toolset, options, _EBNF, _snake_rule, "calls", header)
 
 
 @register_format(
@@ -522,7 +522,7 @@ def gbnf_grammar(toolset: Toolset, options: RenderOptions) -> str:
     """
     header = ["A call is one JSON object, or a JSON list of them, written with \", \" and",
               "\": \" between items and the arguments in the order listed."]
-    return _grammar_text(toolset, options, GBNF, _kebab_rule, "root", header)
+    return _grammar_text(toolset, options, _GBNF, _kebab_rule, "root", header)
 
 
 # -- regular expressions -------------------------------------------------------------------------
@@ -536,7 +536,8 @@ _REGEX_PRIMS = {"string": _STRING_RE, "integer": _INTEGER_RE, "number": _NUMBER_
                 "value": f"(?:{_STRING_RE}|{_NUMBER_RE}|true|false|null|\\{{.*\\}}|\\[.*\\])"}
 
 
-_REGEX_SPECIAL = re.compile(r"([.^$*+?{}\[\]\\|()])")
+# re.escape's set less whitespace (an escaped space is legal but hard to read)
+_REGEX_SPECIAL = re.compile(r"([.^$*+?{}\[\]\\|()\-#&~])")
 
 
 def _regex(n: Node) -> str:
@@ -555,7 +556,7 @@ def _regex(n: Node) -> str:
 
 
 @register_format(
-    name="Regular expressions over call strings",
+    name="One regular expression per tool",
     family="grammar",
     default_protocol="json_object",
     description=("One Python regular expression per tool that matches its calls written as "
@@ -677,7 +678,7 @@ _LAMBDA = _LambdaNotation()
 
 
 @register_format(
-    name="Typed lambda-calculus signatures",
+    name="Type-theory signatures",
     family="grammar",
     default_protocol="json_object",
     description=("Each tool as a typed arrow in mathematical notation: the product of its "

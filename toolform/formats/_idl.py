@@ -218,7 +218,7 @@ def _label(t: TypeIR) -> str:
     return t.kind
 
 
-def notes(p: ParamIR | None, t: TypeIR, *, required: bool = False, nullable: bool = True,
+def _notes(p: ParamIR | None, t: TypeIR, *, required: bool = False, nullable: bool = True,
           default: bool = True, constraints: bool = True, extra: Sequence[str] = ()
           ) -> list[str]:
     """The comment lines for one field: its description, then one sentence of phrases.
@@ -315,7 +315,7 @@ def _proto_fields(fields: Sequence[ParamIR], named: TypeNamer, indent: str) -> l
         extra = _fallback_notes(p.type, named)
         if p.type.kind == "array" and p.type.items is not None and p.type.items.kind == "array":
             extra.append(f"each item an {_label(p.type.items)}")
-        lines += _comment(notes(p, p.type, required=repeated, extra=extra), "//", indent)
+        lines += _comment(_notes(p, p.type, required=repeated, extra=extra), "//", indent)
         lines.append(f"{indent}{label}{ptype} {ident} = {number}{option};")
     return lines
 
@@ -337,7 +337,7 @@ def _proto_declaration(n: NamedType, named: TypeNamer) -> list[str]:
             otype, repeated = _proto_type(o, named)
             if repeated:  # a oneof member cannot be repeated
                 otype = "google.protobuf.ListValue"
-            lines += _comment(notes(None, o, extra=_fallback_notes(o, named)), "//", "    ")
+            lines += _comment(_notes(None, o, extra=_fallback_notes(o, named)), "//", "    ")
             lines.append(f"    {otype} {label} = {number};")
         return lines + ["  }", "}"]
     return [f"// {n.path}", f"message {n.name} {{", *_proto_fields(t.fields, named, "  "), "}"]
@@ -508,7 +508,7 @@ class _GraphQLWriter:
         extra = _fallback_notes(p.type, named)
         if p.type.kind == "null":
             extra.append("always null")
-        doc = " ".join(notes(p, p.type, nullable=not p.required, default=default is None,
+        doc = " ".join(_notes(p, p.type, nullable=not p.required, default=default is None,
                              extra=extra))
         if p.required and not nonnull:
             doc = (doc + " " if doc else "") + "Required (may be null)."
@@ -552,7 +552,7 @@ class _GraphQLWriter:
             lines = [*_graphql_description(head, ""),
                      f"{keyword} {n.name}{'' if output else ' @oneOf'} {{"]
             for o, label in zip(t.options, option_labels(t)):
-                doc = " ".join(notes(None, o, extra=_fallback_notes(o, named)))
+                doc = " ".join(_notes(None, o, extra=_fallback_notes(o, named)))
                 lines += _graphql_description(doc, "  ")
                 lines.append(f"  {label}: {self.type(o, named)}")
             return lines + ["}"]
@@ -563,7 +563,7 @@ class _GraphQLWriter:
 
 
 @register_format(
-    name="GraphQL schema (SDL)",
+    name="GraphQL SDL with one mutation per tool",
     family="idl",
     default_protocol="graphql_call",
     description=("A GraphQL schema in which every tool is a field of the Mutation type: "
@@ -667,7 +667,7 @@ def graphql_sdl(toolset: Toolset, options: RenderOptions) -> str:
 # -- Thrift --------------------------------------------------------------------------------------
 
 #: Words Thrift (and thriftpy2, from the languages it generates for) refuse as identifiers.
-THRIFT_RESERVED = frozenset("""
+_THRIFT_RESERVED = frozenset("""
     namespace include cpp_include void bool byte i8 i16 i32 i64 double string binary map list
     set oneway typedef struct union exception extends throws service enum const required
     optional BEGIN END __CLASS__ __DIR__ __FILE__ __FUNCTION__ __LINE__ __METHOD__
@@ -688,13 +688,13 @@ def _thrift_declares(t: TypeIR) -> bool:
 
 
 def _thrift_ident(name: str) -> str:
-    return ascii_identifier(name, THRIFT_RESERVED)
+    return ascii_identifier(name, _THRIFT_RESERVED)
 
 
 class _ThriftWriter:
     def __init__(self) -> None:
         self.named = TypeNamer(pascal_name, _thrift_declares,
-                               taken={"Tools", "JSON"} | THRIFT_RESERVED)
+                               taken={"Tools", "JSON"} | _THRIFT_RESERVED)
 
     def type(self, t: TypeIR) -> str:
         if t.kind == "array":
@@ -737,7 +737,7 @@ class _ThriftWriter:
         for number, p in enumerate(fields, 1):
             ident = unique_name(_thrift_ident(p.name), taken)
             default = self.const(p.default, p.type) if p.has_default else None
-            lines += _comment(notes(p, p.type, default=default is None,
+            lines += _comment(_notes(p, p.type, default=default is None,
                                     extra=_fallback_notes(p.type, self.named)), "//", indent)
             line = (f"{indent}{number}: {'required' if p.required else 'optional'} "
                     f"{self.type(p.type)} {ident}")
@@ -761,7 +761,7 @@ class _ThriftWriter:
         if t.kind == "union":
             lines = [f"// {n.path}: exactly one of these.", f"union {n.name} {{"]
             for number, (o, label) in enumerate(zip(t.options, option_labels(t)), 1):
-                lines += _comment(notes(None, o, extra=_fallback_notes(o, self.named)), "//",
+                lines += _comment(_notes(None, o, extra=_fallback_notes(o, self.named)), "//",
                                   "  ")
                 lines.append(f"  {number}: {self.type(o)} {_thrift_ident(label + '_value')},")
             return lines + ["}"]
@@ -998,7 +998,7 @@ def _avro_fits(value: Any, schema: Any) -> bool:
 
 
 @register_format(
-    name="Apache Avro record schemas",
+    name="Avro records, one per tool",
     family="idl",
     default_protocol="json_object",
     description=("A JSON array of Avro record schemas, one per tool, whose fields are the "
@@ -1060,7 +1060,7 @@ def avro_schema(toolset: Toolset, options: RenderOptions) -> str:
 # -- WIT -----------------------------------------------------------------------------------------
 
 #: WIT keywords; an identifier spelled like one is written with a leading ``%``.
-WIT_KEYWORDS = frozenset("""
+_WIT_KEYWORDS = frozenset("""
     as async bool borrow char constructor enum error-context export f32 f64 flags float32
     float64 func future import include interface list option own package record resource
     result s16 s32 s64 s8 static stream string tuple type u16 u32 u64 u8 union use variant
@@ -1072,7 +1072,7 @@ _WIT_SCALARS = {"string": "string", "integer": "s64", "number": "f64", "boolean"
 
 def _wit_ident(parts: Sequence[str]) -> str:
     name = kebab_name(parts)
-    return "%" + name if name in WIT_KEYWORDS else name
+    return "%" + name if name in _WIT_KEYWORDS else name
 
 
 def _wit_unique(name: str, taken: set[str]) -> str:
@@ -1113,7 +1113,7 @@ class _WitWriter:
         extra = _fallback_notes(p.type, self.named)
         if p.type.nullable and not p.required:
             extra.insert(0, "optional")
-        lines = notes(p, p.type, nullable=False, extra=extra)
+        lines = _notes(p, p.type, nullable=False, extra=extra)
         if p.type.nullable and p.required:
             lines.append("Required, may be null.")
         if ident.lstrip("%") != p.name:
@@ -1140,7 +1140,7 @@ class _WitWriter:
         if t.kind == "union":
             lines = [f"  /// {n.path}: one of these.", f"  variant {n.name} {{"]
             for o, label in zip(t.options, option_labels(t)):
-                lines += _comment(notes(None, o, nullable=False,
+                lines += _comment(_notes(None, o, nullable=False,
                                         extra=_fallback_notes(o, self.named)), "///", "    ")
                 lines.append(f"    {_wit_ident([label])}({self.type(o)}),")
             return lines + ["  }"]
@@ -1325,7 +1325,7 @@ class _SmithyWriter:
             ident = unique_name(_smithy_ident(p.name), taken)
             traits, left = self.traits(p.type)
             default = self.default(p) if p.has_default else None
-            doc = notes(p, p.type, default=default is None, constraints=False,
+            doc = _notes(p, p.type, default=default is None, constraints=False,
                         extra=_fallback_notes(p.type, self.named) + left)
             if lines:
                 lines.append("")
@@ -1354,7 +1354,7 @@ class _SmithyWriter:
             body = ["    member: Document"]
             if t.items is not None:
                 traits, left = self.traits(t.items)
-                doc = notes(None, t.items, constraints=False,
+                doc = _notes(None, t.items, constraints=False,
                             extra=_fallback_notes(t.items, self.named) + left)
                 body = [*_comment(doc, "///", "    "), *("    " + tr for tr in traits),
                         f"    member: {self.target(t.items)}"]
@@ -1362,7 +1362,7 @@ class _SmithyWriter:
         if t.kind == "union":
             lines = [f"/// {n.path}: exactly one of these.", f"union {n.name} {{"]
             for o, label in zip(t.options, option_labels(t)):
-                lines += _comment(notes(None, o, extra=_fallback_notes(o, self.named)), "///",
+                lines += _comment(_notes(None, o, extra=_fallback_notes(o, self.named)), "///",
                                   "    ")
                 lines.append(f"    {label}: {self.target(o)}")
             return lines + ["}"]
@@ -1370,7 +1370,7 @@ class _SmithyWriter:
 
 
 @register_format(
-    name="Smithy IDL",
+    name="Smithy 2.0 service model",
     family="idl",
     default_protocol="json_object",
     description=("A Smithy 2.0 model: a Tools service whose operations are the tools, each "
@@ -1466,7 +1466,7 @@ def smithy_idl(toolset: Toolset, options: RenderOptions) -> str:
 # -- Cap'n Proto ---------------------------------------------------------------------------------
 
 #: Words Cap'n Proto's grammar uses; a name spelled like one gets ``Value`` after it.
-CAPNP_KEYWORDS = frozenset("""
+_CAPNP_KEYWORDS = frozenset("""
     using import struct enum interface union group annotation const extends in of on as with
     from fixed true false void inf nan
     """.split())
@@ -1476,7 +1476,7 @@ _CAPNP_SCALARS = {"string": "Text", "integer": "Int64", "number": "Float64", "bo
 
 def _capnp_field(name: str) -> str:
     out = lower_camel_name([name])
-    return out + "Value" if out in CAPNP_KEYWORDS else out
+    return out + "Value" if out in _CAPNP_KEYWORDS else out
 
 
 def _capnp_string(text: str) -> str:
@@ -1520,14 +1520,20 @@ class _CapnpWriter:
         return {v: unique_name(_capnp_field(v), taken) for v in t.values}
 
     def field(self, p: ParamIR, ident: str, ordinal: str) -> tuple[str, list[str]]:
-        """``(declaration without separator, comment lines)`` of one field or parameter."""
+        """``(declaration without separator, comment lines)`` of one field or parameter.
+
+        A parameter (no ordinal) never has both a default and an annotation: parsers of the
+        language disagree on their order there, so the default goes to the comment.
+        """
         default = self.default(p) if p.has_default else None
+        if not ordinal and ident != p.name:
+            default = None
         text = f"{ident}{ordinal} :{self.type(p.type)}"
         if default is not None:
             text += f" = {default}"
         if ident != p.name:
             text += f" $Json.name({_capnp_string(p.name)})"
-        doc = notes(p, p.type, required=True, default=default is None,
+        doc = _notes(p, p.type, required=True, default=default is None,
                     extra=_fallback_notes(p.type, self.named))
         return text, doc
 
@@ -1542,7 +1548,7 @@ class _CapnpWriter:
         if t.kind == "union":
             lines = [f"struct {n.name} {{", f"  # {n.path}: exactly one of these.", "  union {"]
             for i, (o, label) in enumerate(zip(t.options, option_labels(t))):
-                lines += _comment(notes(None, o, extra=_fallback_notes(o, self.named)), "#",
+                lines += _comment(_notes(None, o, extra=_fallback_notes(o, self.named)), "#",
                                   "    ")
                 lines.append(f"    {_capnp_field(label)} @{i} :{self.type(o)};")
             return lines + ["  }", "}"]
@@ -1555,7 +1561,7 @@ class _CapnpWriter:
 
 
 @register_format(
-    name="Cap'n Proto schema",
+    name="Cap'n Proto interface schema",
     family="idl",
     default_protocol="json_object",
     description=("A Cap'n Proto schema: a Tools interface with one numbered method per tool "
@@ -1651,7 +1657,7 @@ def capnproto_idl(toolset: Toolset, options: RenderOptions) -> str:
 # -- FlatBuffers ---------------------------------------------------------------------------------
 
 #: Words of the FlatBuffers schema language; a name spelled like one gets a ``_`` after it.
-FLATBUFFERS_KEYWORDS = frozenset("""
+_FLATBUFFERS_KEYWORDS = frozenset("""
     table struct enum union namespace root_type include attribute rpc_service file_identifier
     file_extension bool byte ubyte short ushort int uint float long ulong double int8 uint8
     int16 uint16 int32 uint32 int64 uint64 float32 float64 string true false null
@@ -1692,7 +1698,7 @@ class _FlatBuffersWriter:
         lines: list[str] = []
         taken: set[str] = set()
         for p in fields:
-            ident = unique_name(ascii_identifier(p.name, FLATBUFFERS_KEYWORDS), taken)
+            ident = unique_name(ascii_identifier(p.name, _FLATBUFFERS_KEYWORDS), taken)
             ftype, scalar = self.type(p.type, [*parts, p.name])
             attrs = []
             default = None
@@ -1704,7 +1710,7 @@ class _FlatBuffersWriter:
                 attrs.append("required")
             if ident != p.name:
                 attrs.append(f"json_name: {json_text(p.name)}")
-            doc = notes(p, p.type, required=scalar or not p.required,
+            doc = _notes(p, p.type, required=scalar or not p.required,
                         default=default in (None, "null"),
                         extra=_fallback_notes(p.type, self.named))
             lines += _comment(doc, "///", "  ")
@@ -1733,7 +1739,7 @@ class _FlatBuffersWriter:
     @staticmethod
     def enumerants(t: TypeIR) -> dict[Any, str]:
         taken: set[str] = set()
-        return {v: unique_name(ascii_identifier(v, FLATBUFFERS_KEYWORDS), taken)
+        return {v: unique_name(ascii_identifier(v, _FLATBUFFERS_KEYWORDS), taken)
                 for v in t.values}
 
     def declaration(self, n: NamedType) -> list[str]:
@@ -1755,7 +1761,7 @@ class _FlatBuffersWriter:
                     continue
                 name = unique_name(pascal_name([n.name, label]), self.named.taken)
                 otype, _ = self.type(o, [n.name, label])
-                doc = notes(None, o, extra=_fallback_notes(o, self.named))
+                doc = _notes(None, o, extra=_fallback_notes(o, self.named))
                 tables += [*_comment(doc, "///", ""), f"table {name} {{",
                            f"  value: {otype};", "}", ""]
                 members.append(name)
@@ -1766,7 +1772,7 @@ class _FlatBuffersWriter:
 
 
 @register_format(
-    name="FlatBuffers schema",
+    name="FlatBuffers tables and rpc_service",
     family="idl",
     default_protocol="json_object",
     description=("A FlatBuffers schema: one request table per tool whose fields are the "
@@ -1832,7 +1838,7 @@ def flatbuffers_idl(toolset: Toolset, options: RenderOptions) -> str:
            "rpc_service Tools {"]
     taken: set[str] = set()
     for tool in tools:
-        ident = unique_name(ascii_identifier(tool.name, FLATBUFFERS_KEYWORDS), taken)
+        ident = unique_name(ascii_identifier(tool.name, _FLATBUFFERS_KEYWORDS), taken)
         request = unique_name(pascal_name([tool.name, "Request"]), w.named.taken)
         response = "JsonValue"
         if tool.returns is not None:

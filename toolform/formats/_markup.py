@@ -21,8 +21,8 @@ from ._common import (COMPACT, ascii_identifier, comment_lines, constraint_phras
                       xml_safe)
 from ._registry import RenderOptions, register_format
 
-__all__ = ["curl_examples", "example_body", "html_forms", "markdown_docs", "parameter_lines",
-           "rest_endpoints", "xml_attributes", "xml_schema", "xsd"]
+__all__ = ["curl_examples", "example_bodies", "example_body", "html_forms", "markdown_docs",
+           "parameter_lines", "rest_endpoints", "xml_attributes", "xml_schema", "xsd"]
 
 # IR constraint attribute -> XML attribute (JSON Schema's spelling).
 _CONSTRAINT_ATTRIBUTES = (("minimum", "minimum"), ("maximum", "maximum"),
@@ -212,7 +212,7 @@ def _attr_param(parent: ET.Element, p: ParamIR) -> None:
 
 
 @register_format(
-    name="XML with attribute-only parameters",
+    name="XML tool listing in attributes",
     family="markup",
     default_protocol="xml_call",
     description=("The XML tool listing with everything moved into attributes: a <tool> element "
@@ -278,10 +278,10 @@ def xml_attributes(toolset: Toolset, options: RenderOptions) -> str:
 
 # -- XML Schema ----------------------------------------------------------------------------------
 
-XSD_NAMESPACE = "http://www.w3.org/2001/XMLSchema"
+_XSD_NAMESPACE = "http://www.w3.org/2001/XMLSchema"
 #: Namespace of the attributes that carry what XSD has no facet for (true names, JSON
 #: Schema patterns and formats, defaults that are not simple values).
-TOOLFORM_NAMESPACE = "urn:toolform:schema"
+_TOOLFORM_NAMESPACE = "urn:toolform:schema"
 _XSD_TYPES = {"string": "xs:string", "integer": "xs:integer", "number": "xs:double",
               "boolean": "xs:boolean", "any": "xs:anyType"}
 _XSD_FACETS = (("minimum", "minInclusive"), ("exclusive_minimum", "minExclusive"),
@@ -474,7 +474,7 @@ def xsd(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    root = ET.Element("xs:schema", {"xmlns:xs": XSD_NAMESPACE, "xmlns:tf": TOOLFORM_NAMESPACE,
+    root = ET.Element("xs:schema", {"xmlns:xs": _XSD_NAMESPACE, "xmlns:tf": _TOOLFORM_NAMESPACE,
                                     "elementFormDefault": "qualified"})
     taken: set[str] = set()
     for tool in prepare(toolset, options):
@@ -610,7 +610,7 @@ def _form_notes(t: TypeIR, p: ParamIR | None) -> str:
 
 
 @register_format(
-    name="HTML forms",
+    name="An HTML form per tool",
     family="markup",
     default_protocol="url_call",
     description=("Each tool as an HTML <form> whose controls are the arguments: typed <input> "
@@ -773,11 +773,46 @@ def _code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def example_body(tool: ToolIR) -> dict[str, Any]:
-    """Example arguments with every parameter of ``tool`` (optional ones too), each value from
-    :func:`~toolform.formats._common.example_value` (nested objects with their required
-    fields), in declaration order."""
-    return {p.name: example_value(p.type, p.name) for p in tool.params}
+def _full_example(t: TypeIR, name: str, variant: int) -> Any:
+    """An example value of ``t`` with every field of every object; a union takes its option
+    number ``variant`` (modulo the number of options)."""
+    if t.kind == "object" and t.fields:
+        return {f.name: _full_example(f.type, f.name, variant) for f in t.fields}
+    if t.kind == "array" and t.items is not None:
+        count = max(t.min_items or 1, 1)
+        if t.max_items is not None:
+            count = min(count, t.max_items)
+        return [_full_example(t.items, name, variant) for _ in range(count)]
+    if t.kind == "union" and t.options:
+        return _full_example(t.options[variant % len(t.options)], name, variant)
+    return example_value(t, name)
+
+
+def _union_width(t: TypeIR) -> int:
+    """The largest number of options of a union in ``t`` (1 when there is none)."""
+    widths = [len(t.options)] if t.kind == "union" else [1]
+    children = [f.type for f in t.fields] + [o for o in (t.items, *t.options) if o is not None]
+    return max(widths + [_union_width(c) for c in children])
+
+
+def example_body(tool: ToolIR, variant: int = 0) -> dict[str, Any]:
+    """Example arguments with every parameter of ``tool`` and every nested field (optional
+    ones too), in declaration order; each union takes its option number ``variant``; scalar
+    values come from :func:`~toolform.formats._common.example_value` (the first enum value,
+    values inside their bounds)."""
+    return {p.name: _full_example(p.type, p.name, variant) for p in tool.params}
+
+
+def example_bodies(tool: ToolIR) -> list[dict[str, Any]]:
+    """:func:`example_body` for each option of the widest union in ``tool``'s parameters
+    (one body when there is no union), without repeats."""
+    width = max([_union_width(p.type) for p in tool.params], default=1)
+    out: list[dict[str, Any]] = []
+    for variant in range(width):
+        body = example_body(tool, variant)
+        if body not in out:
+            out.append(body)
+    return out
 
 
 def _example_call(tool: ToolIR) -> str:
@@ -785,7 +820,7 @@ def _example_call(tool: ToolIR) -> str:
 
 
 @register_format(
-    name="Markdown API documentation",
+    name="Markdown API reference",
     family="markup",
     default_protocol="json_object",
     description=("Human API documentation in Markdown: a ## heading per tool, its description, "
@@ -857,7 +892,7 @@ def markdown_docs(toolset: Toolset, options: RenderOptions) -> str:
 
 
 @register_format(
-    name="REST endpoint listing",
+    name="HTTP POST endpoint listing",
     family="markup",
     default_protocol="url_call",
     description=("Each tool as an HTTP endpoint `POST /tool_name` with its description, the "
@@ -921,7 +956,7 @@ def rest_endpoints(toolset: Toolset, options: RenderOptions) -> str:
 # -- curl examples -------------------------------------------------------------------------------
 
 #: The base URL of the example commands (example.com is reserved for documentation).
-CURL_BASE = "https://tools.example.com"
+_CURL_BASE = "https://tools.example.com"
 
 
 def _shell_quote(text: str) -> str:
@@ -930,7 +965,7 @@ def _shell_quote(text: str) -> str:
 
 
 @register_format(
-    name="curl examples",
+    name="Example curl commands",
     family="markup",
     default_protocol="json_object",
     description=("Each tool shown only as a runnable curl command posting a filled example "
@@ -941,7 +976,7 @@ def _shell_quote(text: str) -> str:
     lossy=True,
 )
 def curl_examples(toolset: Toolset, options: RenderOptions) -> str:
-    """Render each tool as one example ``curl`` command.
+    """Render each tool as example ``curl`` commands.
 
     Shape::
 
@@ -950,9 +985,10 @@ def curl_examples(toolset: Toolset, options: RenderOptions) -> str:
           -H 'Content-Type: application/json' \\
           -d '{"customer_id": "example customer id", "lines": [{"sku": "example sku", ...}]}'
 
-    The body (:func:`example_body`) holds every parameter, optional ones too, with a value
-    of its type: the first enum value, values inside the bounds, the required fields of
-    nested objects. The format is lossy by design: types, required flags,
+    The body (:func:`example_body`) holds every parameter and nested field, optional ones
+    too, with a value of its type: the first enum value, values inside the bounds. A tool
+    with a union gets one command per option of its widest union
+    (:func:`example_bodies`), so that every field shows. The format is lossy by design: types, required flags,
     other enum values, constraints, defaults, parameter descriptions and return types are
     only what the one example shows. The path is the name, percent-encoded where needed.
 
@@ -978,9 +1014,11 @@ def curl_examples(toolset: Toolset, options: RenderOptions) -> str:
         doc = comment_lines(tool.description)
         lines = [f"# {tool.name}: {doc[0]}" if doc else f"# {tool.name}",
                  *(f"# {c}" for c in doc[1:])]
-        body = json.dumps(example_body(tool), ensure_ascii=False)
-        url = f"{CURL_BASE}/{quote(tool.name, safe='')}"
-        lines += [f"curl -X POST {url} \\", "  -H 'Content-Type: application/json' \\",
-                  f"  -d {_shell_quote(body)}"]
+        url = f"{_CURL_BASE}/{quote(tool.name, safe='')}"
+        for i, body in enumerate(example_bodies(tool)):
+            if i:
+                lines.append("# the same tool with another form of a value that has several:")
+            lines += [f"curl -X POST {url} \\", "  -H 'Content-Type: application/json' \\",
+                      f"  -d {_shell_quote(json.dumps(body, ensure_ascii=False))}"]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"

@@ -452,7 +452,7 @@ def _compact_type(t: TypeIR) -> str:
         text = "|".join(_compact_value(v) for v in t.values) or "never"
     elif t.kind == "array":
         inner = _compact_type(t.items) if t.items is not None else "any"
-        text = (f"({inner})" if "|" in inner and not inner.startswith("{") else inner) + "[]"
+        text = (f"({inner})" if t.items is not None and _alternatives(t.items) else inner) + "[]"
     elif t.kind == "object":
         text = "{" + " ".join(_compact_param(f) for f in t.fields) + "}" if t.fields else "obj"
     elif t.kind == "union":
@@ -463,6 +463,12 @@ def _compact_type(t: TypeIR) -> str:
     if limits:
         text += "(" + ", ".join(limits) + ")"
     return f"{text}|null" if t.nullable else text
+
+
+def _alternatives(t: TypeIR) -> bool:
+    """True when ``t`` is written as alternatives joined by ``|`` (needs parentheses as items)."""
+    return (t.nullable or (t.kind == "union" and len(t.options) > 1)
+            or (t.kind == "enum" and len(t.values) > 1))
 
 
 def _compact_param(p: ParamIR) -> str:

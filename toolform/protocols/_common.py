@@ -773,3 +773,89 @@ def text_of(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)
+
+
+# -- helpers for the second-wave protocols (appended) ------------------------------------------
+def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str]
+               ) -> list[tuple[re.Match[str], int, int]]:
+    """Each opening tag of ``text`` with the span of its body, in one pass over the tags.
+
+    A body ends at the first closing tag after its opening tag; an unclosed tag (a stop
+    sequence ate the closing tag) runs to the next opening tag or the end of the text.
+
+    Parameters
+    ----------
+    text : str
+        The reply.
+    opening, closing : re.Pattern
+        The opening and closing tag patterns.
+
+    Returns
+    -------
+    list of (re.Match, int, int)
+        ``(opening match, body start, body end)`` per opening tag, in text order.
+    """
+    opens = list(opening.finditer(text))
+    closes = [m.start() for m in closing.finditer(text)]
+    out = []
+    j = 0
+    for i, m in enumerate(opens):
+        while j < len(closes) and closes[j] < m.end():
+            j += 1
+        end = opens[i + 1].start() if i + 1 < len(opens) else len(text)
+        if j < len(closes) and closes[j] < end:
+            end = closes[j]
+        out.append((m, m.end(), end))
+    return out
+
+
+_JSON_DECODER = json.JSONDecoder()
+
+
+def json_at(text: str, pos: int) -> tuple[Any, int] | None:
+    """The strict JSON value starting exactly at ``pos`` and the position after it, or None.
+
+    Depth-capped (:data:`MAX_DEPTH`); never raises.
+    """
+    try:
+        value, end = _JSON_DECODER.raw_decode(text, pos)
+        check_depth(value)
+    except (ValueError, RecursionError, ParseError):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value, end
+
+
+def quote_if_needed(text: str, unsafe: str = "") -> str:
+    """A text value as written by line-oriented text protocols.
+
+    The text is written bare unless a reader could not get it back: empty, white space at
+    either end, a leading quote, a line break, or any character of ``unsafe``; then it is
+    written as a JSON string. :func:`unquote_value` reverses it.
+    """
+    if (not text or text != text.strip() or text[0] in "\"'" or "\n" in text or "\r" in text
+            or any(c in text for c in unsafe)):
+        return json.dumps(text, ensure_ascii=False)
+    return text
+
+
+def unquote_value(raw: str, t: TypeIR | None) -> Any:
+    """Read a value written by :func:`quote_if_needed` and type it by ``t``.
+
+    A whole JSON string literal gives its content (kept a string for a string or undeclared
+    type, else typed by :func:`coerce_text`); any other text is typed by :func:`coerce_text`.
+    """
+    s = raw.strip()
+    if len(s) >= 2 and s[0] == '"' and s[-1] == '"':
+        found = json_at(s, 0)
+        if found is not None and found[1] == len(s) and isinstance(found[0], str):
+            inner = found[0]
+            if t is None or t.kind in ("any", "string") or (
+                    t.kind == "enum" and t.enum_base() == "string"):
+                return inner
+            return coerce_text(inner, t)
+    return coerce_text(s, t)
+
+
+__all__ += ["json_at", "quote_if_needed", "tag_bodies", "unquote_value"]

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
-from ._common import code_fences, find_tool, json_fragments, loads_loose, strip_think
+from ._common import code_fences, find_tool, json_fragments, loads_loose, strip_think, tag_bodies
 from ._registry import Protocol, register_protocol
 
 __all__ = ["JsonObject", "ToolCallTags", "calls_from_value"]
@@ -91,23 +91,6 @@ _TAG_OPEN = re.compile(r"<tool_call>", re.I)
 _TAG_CLOSE = re.compile(r"</tool_call>", re.I)
 
 
-def _tag_bodies(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each ``<tool_call>`` body; an unclosed tag runs to the next tag or
-    the end of the text. One pass over the tags, however many there are."""
-    opens = list(_TAG_OPEN.finditer(text))
-    closes = [m.start() for m in _TAG_CLOSE.finditer(text)]
-    bodies = []
-    j = 0
-    for i, m in enumerate(opens):
-        while j < len(closes) and closes[j] < m.end():
-            j += 1
-        end = opens[i + 1].start() if i + 1 < len(opens) else len(text)
-        if j < len(closes) and closes[j] < end:
-            end = closes[j]
-        bodies.append((m.end(), end))
-    return bodies
-
-
 @register_protocol(
     name="JSON call object",
     description=("The call as one JSON object with the tool's name and an arguments object; "
@@ -139,11 +122,11 @@ class JsonObject(Protocol):
     def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
         """The JSON calls in ``text`` (see the class docstring)."""
         text, _ = strip_think(text)
-        spans = _tag_bodies(text)
+        spans = tag_bodies(text, _TAG_OPEN, _TAG_CLOSE)
         if spans:
             # drop the tagged bodies: that shape belongs to tool_call_tags
             pieces, pos = [], 0
-            for start, end in spans:
+            for _, start, end in spans:
                 pieces.append(text[pos:start])
                 pos = end
             pieces.append(text[pos:])
@@ -180,7 +163,7 @@ class ToolCallTags(Protocol):
         """The calls inside ``<tool_call>`` tags of ``text``."""
         text, _ = strip_think(text)
         calls: list[ToolCall] = []
-        for start, end in _tag_bodies(text):
+        for _, start, end in tag_bodies(text, _TAG_OPEN, _TAG_CLOSE):
             body = text[start:end]
             fences = code_fences(body)
             if fences:

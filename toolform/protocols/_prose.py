@@ -28,7 +28,7 @@ import re
 from typing import Any, Sequence
 
 from ..ir import ParamIR, ToolCall, ToolIR, Toolset
-from ._common import Brackets, coerce_text, find_tool, match_brackets, strip_think
+from ._common import Brackets, coerce_text, find_tool, json_at, match_brackets, strip_think
 from ._json import ABSTENTION
 from ._registry import Protocol, register_protocol
 
@@ -56,7 +56,6 @@ _SEP = re.compile(r"[ \t]*(?:,[ \t]*(?:and\b[ \t]*)?|;[ \t]*|and\b[ \t]*)?" + _B
 _TAIL = re.compile(r"(?:[\s,;]|\b(?:and|then|so|I|I'll|I’ll|will|shall|we|let me)\b)+$", re.I)
 _SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
 _RAW_SEP = re.compile(r"[,;]|\band\b")
-_DECODER = json.JSONDecoder()
 _QUOTE_WINDOW = 10_000  # longest stretch searched for a closing quote
 
 
@@ -172,9 +171,10 @@ class _Reader:
             return (s if t is None or t.kind == "any" else coerce_text(s, t)), end
         if pos < len(text) and text[pos] in "{[":
             # strict JSON first (it stops exactly at the value's end), then matched brackets
-            try:
-                end = _DECODER.raw_decode(text, pos)[1]
-            except (ValueError, RecursionError):
+            found = json_at(text, pos)
+            if found is not None:
+                end = found[1]
+            else:
                 close = self.brackets().pairs.get(pos)
                 end = close + 1 if close is not None else -1
             if end > 0:
@@ -192,12 +192,11 @@ class _Reader:
             return None
         q = text[pos]
         if q == '"':
-            try:
-                s, end = _DECODER.raw_decode(text, pos)
-            except ValueError:
+            found = json_at(text, pos)
+            if found is None:
                 close = text.find('"', pos + 1, self.line_end(pos))
                 return (text[pos + 1:close], close + 1) if close > 0 else None
-            return (s, end) if isinstance(s, str) else None
+            return found if isinstance(found[0], str) else None
         closer = {"'": r"'(?=[\s,.;)]|$)", "“": "”", "‘": "’"}.get(q)
         if closer is None:
             return None

@@ -1,0 +1,408 @@
+"""The 26 second-wave protocols: metadata, round trips honouring ``cannot_carry``, real reply
+shapes, hostile replies, and fuzzing of ``parse_reply``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+# the lead adds these to toolform/protocols/__init__.py; imported here so they register
+from toolform.protocols import _code_calls, _json_calls, _tag_calls, _text_calls  # noqa: F401
+from toolform.errors import ParseError
+from toolform.ir import ToolCall
+from toolform.protocols import get_protocol, parse_reply, protocol_ids
+from toolform.protocols._common import coerce_text, text_of
+
+from test_protocols import (HAND_CALLS, PARIS, TOOLS, _TEXT, _XML_TEXT, arguments_for,
+                            same_calls)
+
+MORE = ("python_list_call", "bfcl_python_list", "cli_call", "sql_call", "graphql_call",
+        "url_call", "sexpr_call", "json_array", "jsonl_call", "code_block_json", "native",
+        "nl_intent_structured", "key_value_call", "yaml_call", "toml_call", "pipe_call",
+        "csv_call", "table_call", "symbolic_call", "slot_fill_call", "two_step_call",
+        "function_tags", "xml_generic_call", "python_tag", "react", "bracket_call")
+_STUDY_FILE = Path("/work/shared/study/protocols.json")  # checked too when present
+STUDY = json.loads(_STUDY_FILE.read_text(encoding="utf-8"))["data"] if _STUDY_FILE.exists() \
+    else None
+
+
+# -- metadata ------------------------------------------------------------------------------------
+def test_all_31_study_protocols_are_registered():
+    assert len(MORE) == 26
+    assert set(MORE) | {"json_object", "tool_call_tags", "nl_intent", "python_call",
+                        "xml_call"} == set(protocol_ids())
+
+
+# the study's protocols.json (supports_parallel, structured), copied as data
+STUDY_FLAGS = {pid: (True, True) for pid in MORE}
+STUDY_FLAGS.update({"nl_intent_structured": (True, False), "react": (False, True)})
+
+
+@pytest.mark.parametrize("protocol_id", MORE)
+def test_metadata_matches_the_study(protocol_id):
+    spec = get_protocol(protocol_id)
+    assert (spec.supports_parallel, spec.structured) == STUDY_FLAGS[protocol_id]
+    if STUDY is not None:
+        row = STUDY[protocol_id]
+        assert (spec.supports_parallel, spec.structured) == (row["supports_parallel"],
+                                                             row["structured"])
+    if protocol_id != "bfcl_python_list":  # BFCL's template keeps its own placeholders
+        assert "tool_name" in spec.instruction
+    assert spec.text_values == (protocol_id in {
+        "cli_call", "url_call", "nl_intent_structured", "key_value_call", "pipe_call",
+        "csv_call", "table_call", "xml_generic_call"})
+
+
+# -- what each protocol loses, exactly as declared -----------------------------------------------
+def _drop_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_nulls(v) for v in value if v is not None]
+    return value
+
+
+def _untyped_leaves(value: Any) -> Any:
+    """A free-form object as url_call returns it: non-empty objects flattened, leaves text."""
+    if isinstance(value, dict) and value:
+        return {k: _untyped_leaves(v) for k, v in value.items()}
+    return coerce_text(text_of(value), None)
+
+
+def expected(protocol_id: str, calls: list[ToolCall]) -> list[ToolCall]:
+    """The calls a round trip gives back, applying only the losses ``cannot_carry`` declares."""
+    lost = set(get_protocol(protocol_id).cannot_carry)
+    out = []
+    for call in calls:
+        args = dict(call.arguments)
+        if "null_values" in lost:
+            args = _drop_nulls(args)
+        if "empty_strings" in lost:
+            args = {k: v for k, v in args.items() if v != ""}
+        if "untyped_values" in lost and protocol_id == "url_call":
+            tool = TOOLS.get(call.name)
+            for p in tool.params if tool else ():
+                if p.name in args and p.type.kind == "object" and not p.type.fields:
+                    args[p.name] = _untyped_leaves(args[p.name])
+        out.append(ToolCall(call.name, args))
+    return out
+
+
+def roundtrip(protocol_id: str, calls: list[ToolCall]) -> list[ToolCall]:
+    protocol = get_protocol(protocol_id).protocol
+    return protocol.parse(protocol.write(calls, TOOLS), TOOLS)
+
+
+def test_declared_losses():
+    assert get_protocol("csv_call").cannot_carry == (
+        "untyped_values", "mistyped_values", "undeclared_arguments", "unknown_tools",
+        "empty_strings")
+    assert "dotted_keys" in get_protocol("url_call").cannot_carry
+    assert "untyped_values" in get_protocol("cli_call").cannot_carry
+    assert get_protocol("toml_call").cannot_carry == ("null_values",)
+    lossless = [p for p in MORE if not get_protocol(p).cannot_carry]
+    assert "json_array" in lossless and "sql_call" in lossless and "yaml_call" in lossless
+
+
+def _single(protocol_id: str) -> list[list[ToolCall]]:
+    if get_protocol(protocol_id).supports_parallel:
+        return HAND_CALLS
+    return [c for c in HAND_CALLS if len(c) == 1]
+
+
+@pytest.mark.parametrize("protocol_id", MORE)
+def test_round_trip_hand_calls(protocol_id):
+    for calls in _single(protocol_id):
+        got = roundtrip(protocol_id, calls)
+        assert same_calls(got, expected(protocol_id, calls)), (protocol_id, calls, got)
+
+
+def test_lossy_protocols_do_lose_what_they_declare():
+    page = [ToolCall("API-post-page", {"title": "t", "properties": {"n": 5, "k": None}})]
+    assert same_calls(roundtrip("url_call", page),
+                      [ToolCall("API-post-page", {"title": "t",
+                                                  "properties": {"n": "5", "k": "null"}})])
+    assert same_calls(roundtrip("toml_call", page),
+                      [ToolCall("API-post-page", {"title": "t", "properties": {"n": 5}})])
+    weather = [ToolCall("get_weather", {"city": "", "days": 2})]
+    assert same_calls(roundtrip("csv_call", weather), [ToolCall("get_weather", {"days": 2})])
+
+
+@pytest.mark.parametrize("protocol_id", MORE)
+def test_empty_list_writes_an_abstention_nobody_reads(protocol_id):
+    text = get_protocol(protocol_id).protocol.write([], TOOLS)
+    parsed = parse_reply(text, TOOLS, protocol_id)
+    assert parsed.no_call and parsed.format_compliant and not parsed.parsed_lenient
+
+
+def test_written_shapes_are_the_documented_ones():
+    call = [ToolCall("get_weather", {"city": "Paris", "days": 2})]
+    w = {p: get_protocol(p).protocol.write(call, TOOLS) for p in MORE}
+    assert w["python_list_call"] == "[get_weather(city='Paris', days=2)]"
+    assert w["cli_call"] == "get_weather --city Paris --days 2"
+    assert w["sql_call"] == "SELECT get_weather(city => 'Paris', days => 2);"
+    assert w["graphql_call"] == 'mutation {\n  get_weather(city: "Paris", days: 2)\n}'
+    assert w["url_call"] == "POST /get_weather?city=Paris&days=2"
+    assert w["sexpr_call"] == '(get_weather :city "Paris" :days 2)'
+    assert json.loads(w["json_array"]) == [{"name": "get_weather",
+                                            "arguments": {"city": "Paris", "days": 2}}]
+    assert w["nl_intent_structured"] == 'Use get_weather with city = "Paris", days = 2.'
+    assert w["key_value_call"] == "TOOL: get_weather\ncity: Paris\ndays: 2"
+    assert w["pipe_call"] == "get_weather|city=Paris|days=2"
+    assert w["csv_call"] == "get_weather,Paris,,2"
+    assert w["symbolic_call"] == "get_weather ★city§Paris ★days#2"
+    assert w["two_step_call"] == 'get_weather\n{"city": "Paris", "days": 2}'
+    assert w["function_tags"] == '<function=get_weather>{"city": "Paris", "days": 2}</function>'
+    assert w["xml_generic_call"] == '<call name="get_weather"><city>Paris</city><days>2</days></call>'
+    assert w["python_tag"] == "<|python_tag|>get_weather(city='Paris', days=2)<|eom_id|>"
+    assert w["react"].endswith('Action: get_weather\nAction Input: {"city": "Paris", "days": 2}')
+    assert w["bracket_call"] == "I need [get_weather(city='Paris', days=2)]."
+    native = json.loads(w["native"])["tool_calls"][0]
+    assert native["type"] == "function" and json.loads(native["function"]["arguments"]) == \
+        {"city": "Paris", "days": 2}
+    assert "[call.arguments]" in w["toml_call"] and "| tool | argument | value |" in w[
+        "table_call"]
+
+
+def calls_strategy(text, parallel: bool):
+    one = st.sampled_from(TOOLS.tools).flatmap(
+        lambda tool: arguments_for(tool.params, text).map(lambda a: ToolCall(tool.name, a)))
+    return st.lists(one, min_size=1, max_size=3 if parallel else 1)
+
+
+def _no_dotted_keys(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all("." not in k and _no_dotted_keys(v) for k, v in value.items())
+    return True
+
+
+@pytest.mark.parametrize("protocol_id", [p for p in MORE if p != "xml_generic_call"])
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_round_trip_generated(protocol_id, data):
+    spec = get_protocol(protocol_id)
+    calls = data.draw(calls_strategy(_TEXT, spec.supports_parallel))
+    if "dotted_keys" in spec.cannot_carry:
+        assume(all(_no_dotted_keys(dict(c.arguments)) for c in calls))
+    got = roundtrip(protocol_id, calls)
+    assert same_calls(got, expected(protocol_id, calls)), (spec.protocol.write(calls, TOOLS),
+                                                           got)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(calls=calls_strategy(_XML_TEXT, True))
+def test_round_trip_generated_xml_generic(calls):
+    assert same_calls(roundtrip("xml_generic_call", calls), calls)
+
+
+# -- real reply shapes ---------------------------------------------------------------------------
+FACT = [ToolCall("math.factorial", {"n": 4})]
+TWO = [*PARIS, *FACT]
+THINK = "<think>Maybe get_time? No, the weather.</think>"
+REAL = [
+    ("python_list_call", "Sure:\n```python\n[get_weather(city='Paris', days=3), "
+                         "math.factorial(n=4)]\n```", TWO),
+    ("python_list_call", THINK + "The answer is [get_weather(city=\"Paris\", days=3)].", PARIS),
+    ("bfcl_python_list", "[get_weather(city='Paris', days=3), math.factorial(n=4)]", TWO),
+    ("bfcl_python_list", "get_weather(city='Paris', days=3)", PARIS),
+    ("cli_call", "Run this:\n```bash\n$ get_weather --city \"Paris\" \\\n  --days=3\n```\n"
+                 "Done.", PARIS),
+    ("cli_call", THINK + "get_weather --city Paris --days 3\nmath.factorial --n 4", TWO),
+    ("sql_call", "```sql\nSELECT get_weather(city => 'Paris', days => 3);\n"
+                 "SELECT math.factorial(n := 4);\n```", TWO),
+    ("sql_call", "Here you go: select get_weather('Paris', days => 3)", PARIS),
+    ("graphql_call", "```graphql\nmutation GetIt {\n  a: get_weather(city: \"Paris\" days: 3) "
+                     "{ temp }\n}\n```", PARIS),
+    ("graphql_call", THINK + "mutation { get_weather(city: \"Paris\", days: 3) }", PARIS),
+    ("url_call", "I'll send:\n`GET /get_weather?city=Paris&days=3`", PARIS),
+    ("url_call", "POST https://api.example.com/get_weather?city=Paris&days=3\n"
+                 "POST /math.factorial?n=4", TWO),
+    ("sexpr_call", "```lisp\n(get_weather :city \"Paris\" :days 3)\n```", PARIS),
+    ("sexpr_call", THINK + "Calling (get_weather :city \"Paris\" :days 3) and "
+                   "(math.factorial :n 4).", TWO),
+    ("json_array", 'Sure!\n```json\n[{"name": "get_weather", "arguments": {"city": "Paris", '
+                   '"days": 3}}]\n```', PARIS),
+    ("json_array", THINK + "[{'name': 'get_weather', 'arguments': {'city': 'Paris', "
+                   "'days': 3,},}, {'name': 'math.factorial', 'arguments': {'n': 4}}]", TWO),
+    ("jsonl_call", 'Calls:\n{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}\n'
+                   "{'name': 'math.factorial', 'arguments': {'n': 4}}\nThat's it.", TWO),
+    ("code_block_json", THINK + 'Here:\n```json\n{"name": "get_weather", "arguments": '
+                        '{"city": "Paris", "days": 3}}\n```', PARIS),
+    ("code_block_json", '```\n[{"name": "get_weather", "arguments": {"city": "Paris", '
+                        '"days": 3}}, {"name": "math.factorial", "arguments": {"n": 4}}]\n```',
+     TWO),
+    ("native", '{"tool_calls": [{"id": "c1", "type": "function", "function": {"name": '
+               '"get_weather", "arguments": "{\\"city\\": \\"Paris\\", \\"days\\": 3}"}}]}',
+     PARIS),
+    ("native", '[{"type": "function", "function": {"name": "math.factorial", '
+               '"arguments": {"n": 4}}}]', FACT),
+    ("nl_intent_structured", THINK + "Use get_weather with city = Paris, days = 3.", PARIS),
+    ("nl_intent_structured", "Plan:\n1. Use get_weather with city = \"Paris\", days = 3.\n"
+                             "2. Use math.factorial with n = 4.", TWO),
+    ("key_value_call", "Sure.\n\nTOOL: get_weather\ncity: Paris\ndays: 3\n\nThanks!", PARIS),
+    ("key_value_call", "**Tool:** `get_weather`\n- city: Paris\n- days: 3\n\nTOOL: "
+                       "math.factorial\nn: 4", TWO),
+    ("yaml_call", "```yaml\nname: get_weather\narguments:\n  city: Paris\n  days: 3\n```",
+     PARIS),
+    ("yaml_call", THINK + "- name: get_weather\n  arguments: {city: Paris, days: 3}\n"
+                  "- name: math.factorial\n  arguments:\n    n: 4\n", TWO),
+    ("toml_call", "```toml\n[[call]]\nname = \"get_weather\"\n[call.arguments]\ncity = "
+                  "\"Paris\"\ndays = 3\n```", PARIS),
+    ("toml_call", "Here it is:\n[[call]]\nname = \"get_weather\"\narguments = { city = "
+                  "\"Paris\", days = 3 }\n\nLet me know.", PARIS),
+    ("pipe_call", "get_weather|city=Paris|days=3\nmath.factorial|n=4", TWO),
+    ("pipe_call", THINK + "`get_weather|city=Paris|days=3`", PARIS),
+    ("csv_call", "```csv\nget_weather,Paris,,3\nmath.factorial,4\n```", TWO),
+    ("csv_call", "Answer:\nget_weather, \"Paris\", , 3", PARIS),
+    ("table_call", "| tool | argument | value |\n|---|---|---|\n| get_weather | city | Paris |\n"
+                   "| get_weather | days | 3 |", PARIS),
+    ("table_call", THINK + "| Tool | Argument | Value |\n|:--|:--|:--|\n| get_weather | city | "
+                   "Paris |\n|  | days | 3 |\n| math.factorial | n | 4 |", TWO),
+    ("symbolic_call", "get_weather ★city§Paris ★days#3", PARIS),
+    ("symbolic_call", THINK + "Here:\nget_weather ★ city § Paris ★ days # 3\nmath.factorial "
+                      "★n#4", TWO),
+    ("slot_fill_call", 'Filled:\n{"name": "get_weather", "arguments": {"city": "Paris", '
+                       '"days": 3}}', PARIS),
+    ("two_step_call", "get_weather\n{\"city\": \"Paris\",\n \"days\": 3}\n\n"
+                      "math.factorial\n{\"n\": 4}", TWO),
+    ("two_step_call", THINK + "**get_weather**\n{'city': 'Paris', 'days': 3}", PARIS),
+    ("function_tags", "<function=get_weather>{\"city\": \"Paris\", \"days\": 3}</function>",
+     PARIS),
+    ("function_tags", THINK + "<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+                      "<parameter=days>\n3\n</parameter>\n</function>", PARIS),
+    ("xml_generic_call", "Let me check.\n<call name=\"get_weather\">\n  <city>Paris</city>\n"
+                         "  <days> 3 </days>\n</call>", PARIS),
+    ("python_tag", "<|python_tag|>get_weather(city=\"Paris\", days=3)<|eom_id|>", PARIS),
+    ("python_tag", '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris", '
+                   '"days": 3}}', PARIS),
+    ("react", "Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": "
+              "\"Paris\", \"days\": 3}\nObservation: 21C\nAction: math.factorial\n"
+              "Action Input: {\"n\": 4}", PARIS),
+    ("react", "Action: math.factorial\nAction Input: 4", FACT),
+    ("bracket_call", "The weather in Paris is [get_weather(city=\"Paris\", days=3) → sunny].",
+     PARIS),
+    ("bracket_call", THINK + "I need [get_weather(city='Paris', days=3)] and "
+                     "[math.factorial(n=4)].", TWO),
+]
+
+
+@pytest.mark.parametrize("protocol_id,reply,want", REAL,
+                         ids=[f"{p}-{i}" for i, (p, _, _) in enumerate(REAL)])
+def test_real_reply_shapes(protocol_id, reply, want):
+    parsed = parse_reply(reply, TOOLS, protocol_id)
+    assert parsed.parsed_strict and parsed.format_compliant, parsed.issues
+    assert same_calls(parsed.calls, want), parsed.calls
+
+
+def test_every_protocol_has_real_shapes():
+    assert {p for p, _, _ in REAL} == set(MORE)
+
+
+BROKEN = [
+    ("python_list_call", "[get_weather(city='Paris', days=)]"),
+    ("sql_call", "SELECT get_weather(city => 'Paris);"),
+    ("graphql_call", "mutation { get_weather(city: $city) }"),
+    ("sexpr_call", "(get_weather :city \"Paris\" oops)"),
+    ("json_array", '[{"name": "get_weather", "arguments": {"city": "Paris"}'),
+    ("jsonl_call", '{"name": "get_weather", "arguments": {"city": "Paris"}'),
+    ("yaml_call", "name: get_weather\narguments: {city: [Paris}\n"),
+    ("toml_call", "[[call]]\nname = get_weather\n"),
+    ("pipe_call", "get_weather|Paris"),
+    ("csv_call", "math.factorial,1,2"),
+    ("symbolic_call", "get_weather ★days#three"),
+    ("slot_fill_call", '{"name": "get_weather", "arguments": {"city": "<city>"}}'),
+    ("two_step_call", "get_weather\n{\"city\": \"Paris\""),
+    ("function_tags", "<function=get_weather>city is Paris</function>"),
+    ("xml_generic_call", "<call name=\"get_weather\"><city>Paris</call>"),
+    ("python_tag", "<|python_tag|>I am not sure<|eom_id|>"),
+    ("react", "Action: get_weather\nAction Input: Paris and 3 days"),
+    ("bracket_call", "[get_weather(city='Paris',,)]"),
+]
+
+
+@pytest.mark.parametrize("protocol_id,reply", BROKEN, ids=[p for p, _ in BROKEN])
+def test_broken_markers_are_issues_not_calls(protocol_id, reply):
+    with pytest.raises(ParseError):
+        get_protocol(protocol_id).protocol.parse(reply, TOOLS)
+    parsed = parse_reply(reply, TOOLS, protocol_id)
+    assert not parsed.parsed_strict and not parsed.format_compliant and parsed.issues
+
+
+def test_text_values_are_typed_from_the_schema():
+    reply = "book_flight --route '{\"origin\": \"A\", \"destination\": \"B\"}' --passengers 2 " \
+            "--refundable --tags '[\"x\"]' --price 10"
+    assert same_calls(get_protocol("cli_call").protocol.parse(reply, TOOLS), [ToolCall(
+        "book_flight", {"route": {"origin": "A", "destination": "B"}, "passengers": 2,
+                        "refundable": True, "tags": ["x"], "price": 10})])
+    url = "POST /book_flight?route.origin=A+B&route.destination=C&passengers=2&refundable=yes"
+    assert same_calls(get_protocol("url_call").protocol.parse(url, TOOLS), [ToolCall(
+        "book_flight", {"route": {"origin": "A B", "destination": "C"}, "passengers": 2,
+                        "refundable": True})])
+
+
+def test_yaml_aliases_and_tags_are_refused():
+    bomb = "name: get_weather\narguments:\n  a: &a [x, x]\n  b: &b [*a, *a]\n  c: [*b, *b]\n"
+    with pytest.raises(ParseError, match="alias"):
+        get_protocol("yaml_call").protocol.parse(bomb, TOOLS)
+    with pytest.raises(ParseError):
+        get_protocol("yaml_call").protocol.parse(
+            "name: get_weather\narguments: !!python/object/apply:os.system [ls]\n", TOOLS)
+    dated = get_protocol("yaml_call").protocol.parse(
+        "name: create_event\narguments: {event: {title: x, when: {date: 2024-05-01}}}", TOOLS)
+    assert dated[0].arguments["event"]["when"]["date"] == "2024-05-01"
+
+
+def test_xml_generic_entities_are_refused():
+    reply = ('<!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]>'
+             '<call name="get_weather"><city>&b;</city></call>')
+    parsed = parse_reply(reply, TOOLS, "xml_generic_call")
+    assert parsed.no_call and any("DTD" in i for i in parsed.issues)
+
+
+def test_react_stops_at_the_observation_and_native_reads_string_arguments():
+    assert len(get_protocol("react").protocol.parse(REAL[-4][1], TOOLS)) == 1
+    text = get_protocol("native").protocol.write(TWO, TOOLS)
+    assert isinstance(json.loads(text)["tool_calls"][1]["function"]["arguments"], str)
+
+
+def test_deep_nesting_is_refused_not_crashing():
+    deep = "[" * 5000 + "]" * 5000
+    # a failed strict parse runs every registered parser, so each reply reaches all of them
+    for pid, reply in [("cli_call", f"get_weather --city '{deep}'"),
+                       ("sql_call", f"SELECT get_weather(city => ARRAY{deep})"),
+                       ("graphql_call", f"mutation {{ get_weather(city: {deep}) }}"),
+                       ("sexpr_call", f"(get_weather :city {deep})"),
+                       ("toml_call", f"[[call]]\nname = \"x\"\n[call.arguments]\nk = {deep}"),
+                       ("yaml_call", f"name: get_weather\narguments: {{city: {deep}}}")]:
+        parsed = parse_reply(reply, TOOLS, pid)
+        if pid != "cli_call":  # there the brackets are just text of a string parameter
+            assert parsed.no_call and not parsed.format_compliant, pid
+        assert not any("parser failed" in i for i in parsed.issues), (pid, parsed.issues)
+
+
+# -- fuzzing -------------------------------------------------------------------------------------
+FRAGMENTS = ["[", "]", "(", ")", "{", "}", "get_weather", "math.factorial", "city=", "n=",
+             "'Paris'", '"', "'", ",", ":", "=>", ":=", "--city", " ", "\n", "SELECT ",
+             "mutation {", "POST /", "?", "&", "%", "+", ":city ", "TOOL: ", "|", "★", "§",
+             "#", "~", "¤", "∅", "```json\n", "```yaml\n", "```", "[[call]]\n", "name = ",
+             "name: ", "arguments:", "- ", "&a ", "*a", "!!", "Use ", " with ", " = ",
+             "Action: ", "Action Input: ", "Observation:", "<function=", "</function>",
+             "<parameter=", "</parameter>", "<call name=\"get_weather\">", "</call>",
+             "<|python_tag|>", "<|eom_id|>", "→", '{"tool_calls": [', '"function": {',
+             '"arguments": "', "<think>", "</think>", "\x00", "\\", "é", "1e999", "-0",
+             "ARRAY[", "::jsonb", "<!DOCTYPE x>", "&lol;", "true", "nil", "$x"]
+NEAR_MISS = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=4), max_size=30).map("".join)
+
+
+@pytest.mark.parametrize("protocol_id", MORE)
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(reply=st.one_of(st.text(), NEAR_MISS))
+def test_fuzz_parse_reply_never_raises(protocol_id, reply):
+    parsed = parse_reply(reply, TOOLS, protocol_id, lenient_fallback=True)
+    assert parsed.no_call == (not parsed.calls)
+    assert not any("parser failed" in i for i in parsed.issues), parsed.issues

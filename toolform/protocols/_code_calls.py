@@ -1,0 +1,1129 @@
+"""Code-shaped answer protocols: Python lists, shell, SQL, GraphQL, URLs, S-expressions, symbols.
+
+Every parser here reads by hand-written scanners or ``ast.parse`` (never ``eval``). The Python
+family (``python_list_call``, ``bfcl_python_list``, ``python_tag``, ``bracket_call``) reuses the
+call reader of ``python_call``; the others each scan their own small grammar and type values
+either from their literal syntax or, for the text-valued ones (``cli_call``, ``url_call``),
+from the tool's schema (:func:`~toolform.protocols._common.coerce_text`).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+from typing import Any, Sequence
+from urllib.parse import quote, unquote_plus
+
+from ..errors import ParseError
+from ..ir import ToolCall, ToolIR, Toolset, TypeIR
+from ._common import (MAX_DEPTH, code_fences, coerce_text, find_tool, json_at, json_fragments,
+                      match_brackets, quote_if_needed, strip_think, tag_bodies, text_of,
+                      unquote_value)
+from ._json import ABSTENTION, calls_from_value
+from ._python import (_CALL_HEAD, _CODE_LANGS, _from_module, _from_prose, _parse_source,
+                      _read_call, _write_call)
+from ._registry import Protocol, register_protocol
+
+__all__ = ["BfclPythonList", "BracketCall", "CliCall", "GraphqlCall", "PythonListCall",
+           "PythonTag", "SexprCall", "SqlCall", "SymbolicCall", "UrlCall"]
+
+_WS = re.compile(r"\s*")
+
+
+def _param_type(tool: ToolIR | None, key: str) -> TypeIR | None:
+    """The declared type of ``key`` (dashes and underscores interchangeable), or None."""
+    if tool is None:
+        return None
+    param = tool.param(key) or tool.param(key.replace("-", "_")) or tool.param(
+        key.replace("_", "-"))
+    return param.type if param is not None else None
+
+
+def _declared_key(tool: ToolIR | None, key: str) -> str:
+    """The declared spelling of ``key`` when it differs only by ``-`` versus ``_``."""
+    if tool is None or tool.param(key) is not None:
+        return key
+    for other in (key.replace("-", "_"), key.replace("_", "-")):
+        if tool.param(other) is not None:
+            return other
+    return key
+
+
+def _blocks(text: str, langs: set[str]) -> list[str]:
+    """The fenced blocks of ``text`` in one of ``langs``, or the whole text when none."""
+    fences = [body for lang, body in code_fences(text) if lang in langs]
+    return fences or [text]
+
+
+# -- the Python family -------------------------------------------------------------------------
+def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
+    """Calls from ``[f(...), g(...)]`` lists in ``block``; None when there is no such list.
+
+    Raises
+    ------
+    ParseError
+        When a bracketed list starting with a call to a tool is not valid Python.
+    """
+    try:
+        tree = _parse_source(block, "exec")
+    except SyntaxError:
+        tree = None
+    found = False
+    calls: list[ToolCall] = []
+    if tree is not None:
+        for stmt in getattr(tree, "body", []):
+            value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+            if isinstance(value, ast.List) and value.elts and all(
+                    isinstance(e, ast.Call) for e in value.elts):
+                found = True
+                calls.extend(c for c in (_read_call(e, toolset) for e in value.elts) if c)
+        if found:
+            return calls
+    brackets = match_brackets(block, "[(")
+    done = 0
+    for start in sorted(brackets.pairs):
+        if block[start] != "[" or start < done:
+            continue
+        head = _CALL_HEAD.match(block, start + 1 + len(_WS.match(block, start + 1).group()))
+        if head is None:
+            continue
+        end = brackets.pairs[start]
+        name = re.sub(r"\s+", "", head.group(1))
+        try:
+            node = _parse_source(block[start:end + 1], "eval")
+        except SyntaxError as exc:
+            if find_tool(name, toolset) is not None:
+                raise ParseError(f"the call list at offset {start} is not valid Python: "
+                                 f"{exc.msg}") from None
+            continue
+        body = getattr(node, "body", None)
+        if isinstance(body, ast.List) and all(isinstance(e, ast.Call) for e in body.elts):
+            found = True
+            done = end + 1
+            calls.extend(c for c in (_read_call(e, toolset) for e in body.elts) if c)
+    for start, _ in brackets.unclosed:
+        head = _CALL_HEAD.match(block, start + 1)
+        if block[start] == "[" and head and find_tool(re.sub(r"\s+", "", head.group(1)),
+                                                      toolset):
+            raise ParseError(f"the call list at offset {start} never closes")
+    return calls if found else None
+
+
+def _write_list(calls: Sequence[ToolCall]) -> str:
+    if not calls:
+        return ABSTENTION
+    return "[" + ", ".join(_write_call(c) for c in calls) + "]"
+
+
+_PYTHON_LIST_INSTRUCTION = ('To call tools, reply with a Python list of calls with keyword '
+                            'arguments, such as [tool_name(param_name="value"), '
+                            'other_tool(param_name=2)]; use a list even for one call.')
+
+
+@register_protocol(
+    name="Python call list",
+    description="All calls as one bracketed Python list of keyword-argument calls.",
+    supports_parallel=True, structured=True, text_values=False,
+)
+class PythonListCall(Protocol):
+    """``[tool_name(a=1), other(b="x")]``; names and values as in ``python_call``.
+
+    Reading: fenced Python blocks when there are any, else the whole reply; the list must be
+    there (a bare call is ``python_call``'s shape). A list starting with a call to a tool that
+    is not valid Python is a ``ParseError``.
+    """
+
+    instruction = _PYTHON_LIST_INSTRUCTION
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """The calls as one Python list, a sentence for none."""
+        return _write_list(calls)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The calls of the bracketed Python lists in ``text``."""
+        text, _ = strip_think(text)
+        return [c for block in _blocks(text, _CODE_LANGS)
+                for c in _list_calls(block, toolset) or []]
+
+
+@register_protocol(
+    name="BFCL Python call list",
+    description=("The Berkeley Function Calling Leaderboard's prompting format: only a "
+                 "bracketed list of Python calls, asked for with BFCL's template."),
+    supports_parallel=True, structured=True, text_values=False,
+)
+class BfclPythonList(Protocol):
+    """The ``python_list_call`` shape, asked for with BFCL's ``[func_name1(...)]`` template.
+
+    Reading is as forgiving as BFCL's own decoder: a reply without the brackets is read as
+    bare Python calls (``python_call``'s reader).
+    """
+
+    instruction = ("Answer only with the function calls, in the form [func_name1(params_name1"
+                   "=params_value1, params_name2=params_value2...), func_name2(params)], where "
+                   "each func_name is a tool_name; write no other text.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """The calls as one Python list, a sentence for none."""
+        return _write_list(calls)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The listed calls in ``text``, or its bare Python calls when no list is there."""
+        text, _ = strip_think(text)
+        calls: list[ToolCall] = []
+        for block in _blocks(text, _CODE_LANGS):
+            found = _list_calls(block, toolset)
+            if found is None:
+                found = _from_module(block, toolset) or _from_prose(block, toolset)
+            calls.extend(found)
+        return calls
+
+
+_PY_TAG = re.compile(r"<\|python_tag\|>")
+_PY_END = re.compile(r"<\|(?:eom_id|eot_id|end_of_text)\|>")
+
+
+@register_protocol(
+    name="Llama <|python_tag|> call",
+    description=("Python-style calls after Llama 3's <|python_tag|> control token, ended by "
+                 "<|eom_id|>."),
+    supports_parallel=True, structured=True, text_values=False,
+)
+class PythonTag(Protocol):
+    """``<|python_tag|>tool_name(a=1)<|eom_id|>``; several calls one per line.
+
+    The body after the marker runs to ``<|eom_id|>`` (or ``<|eot_id|>``, the next marker or
+    the end). It is read as Python calls (a list of calls too); a body that is JSON
+    (``{"name": ..., "parameters": ...}``, Llama's JSON tool format) is read as JSON calls.
+    A marker followed by no readable call is a ``ParseError``.
+    """
+
+    instruction = ("To call a tool, write <|python_tag|> and then the call in Python syntax, "
+                   'such as <|python_tag|>tool_name(param_name="value")<|eom_id|>; put several calls '
+                   "on separate lines before <|eom_id|>.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """The marker, one call per line, and ``<|eom_id|>``; a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return "<|python_tag|>" + "\n".join(_write_call(c) for c in calls) + "<|eom_id|>"
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The calls after each ``<|python_tag|>`` marker of ``text``."""
+        text, _ = strip_think(text)
+        calls: list[ToolCall] = []
+        for m, start, end in tag_bodies(text, _PY_TAG, _PY_END):
+            body = text[start:end].strip()
+            found: list[ToolCall] = []
+            if body[:1] in "{[" and not _CALL_HEAD.match(body, 1):
+                for fragment in json_fragments(body):
+                    if not fragment.error:
+                        found.extend(calls_from_value(fragment.value, toolset))
+            if not found:
+                found = _from_module(body, toolset) or _from_prose(body, toolset)
+            if not found:
+                raise ParseError(f"the <|python_tag|> at offset {m.start()} is followed by "
+                                 "no readable call")
+            calls.extend(found)
+        return calls
+
+
+_ARROW = re.compile(r"\s*(?:(?:→|->)[^\]]*)?\]")
+
+
+@register_protocol(
+    name="Inline bracketed call",
+    description=("Toolformer's notation: each call in square brackets inside the sentence, "
+                 "written as a Python call."),
+    supports_parallel=True, structured=True, text_values=False,
+)
+class BracketCall(Protocol):
+    """``The weather is [get_weather(city="Paris")] today.``; one call per bracket pair.
+
+    A bracket may end with Toolformer's result arrow (``[f(x) → 5]``), which is ignored.
+    A bracket holding a call to a tool that is not valid Python is a ``ParseError``.
+    """
+
+    instruction = ("To call a tool, write the call inside square brackets where it belongs in "
+                   'your sentence, such as [tool_name(param_name="value")]; one call per bracket '
+                   "pair.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """A sentence with one bracketed call per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return "I need " + " and ".join(f"[{_write_call(c)}]" for c in calls) + "."
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The bracketed calls of ``text``."""
+        text, _ = strip_think(text)
+        brackets = match_brackets(text, "[(")
+        calls: list[ToolCall] = []
+        done = 0
+        for start in sorted(brackets.pairs):
+            if text[start] != "[" or start < done:
+                continue
+            head = _CALL_HEAD.match(text, start + 1 + len(_WS.match(text, start + 1).group()))
+            if head is None:
+                continue
+            close = brackets.pairs.get(head.end() - 1)
+            end = brackets.pairs[start]
+            if close is None or close > end or not _ARROW.fullmatch(text, close + 1, end + 1):
+                continue
+            name = re.sub(r"\s+", "", head.group(1))
+            try:
+                node = _parse_source(text[head.start():close + 1], "eval")
+            except SyntaxError as exc:
+                if find_tool(name, toolset) is not None:
+                    raise ParseError(f"the bracketed call at offset {start} is not valid "
+                                     f"Python: {exc.msg}") from None
+                continue
+            body = getattr(node, "body", None)
+            call = _read_call(body, toolset) if isinstance(body, ast.Call) else None
+            if call is not None:
+                calls.append(call)
+                done = end + 1
+        return calls
+
+
+# -- command line ------------------------------------------------------------------------------
+_SH_TOKEN = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+|\n""", re.S)
+_SH_PIECE = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)|([^'"\\]+)""", re.S)
+_SH_SAFE = re.compile(r"[\w@%+=:,./-]+")
+_SHELL_LANGS = {"", "bash", "sh", "shell", "console", "zsh", "cli", "text"}
+
+
+def _sh_quote(text: str) -> str:
+    if _SH_SAFE.fullmatch(text) and not text.startswith("-"):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def _sh_words(line: str) -> list[tuple[str, bool]]:
+    """Shell words of one command as ``(text, quoted)``; quotes removed."""
+    out = []
+    for tok in _SH_TOKEN.findall(line):
+        parts = [single or re.sub(r'\\(["\\$`])', r"\1", double) or escaped or plain
+                 for single, double, escaped, plain in _SH_PIECE.findall(tok)]
+        out.append(("".join(parts), "'" in tok or '"' in tok))
+    return out
+
+
+def _cli_commands(block: str) -> list[list[tuple[str, bool]]]:
+    """The block split into commands (a new line outside quotes ends one)."""
+    block = block.replace("\\\r\n", " ").replace("\\\n", " ")
+    commands: list[list[tuple[str, bool]]] = [[]]
+    for tok in _SH_TOKEN.findall(block):
+        if tok == "\n":
+            commands.append([])
+        else:
+            commands[-1].append(tok)  # type: ignore[arg-type]
+    return [_sh_words(" ".join(c)) for c in commands if c]
+
+
+def _cli_call(words: list[tuple[str, bool]], toolset: Toolset) -> ToolCall | None:
+    """The call one command writes, or None when it is not a call.
+
+    Raises
+    ------
+    ParseError
+        When a command naming a tool with options has a stray positional word.
+    """
+    if words and words[0] == ("$", False):
+        words = words[1:]
+    if not words or words[0][1]:
+        return None
+    name = words[0][0]
+    tool = find_tool(name, toolset)
+    rest = words[1:]
+    if tool is None and not (rest and not rest[0][1] and rest[0][0].startswith("--")):
+        return None
+    arguments: dict[str, Any] = {}
+    i = 0
+    while i < len(rest):
+        word, quoted = rest[i]
+        if quoted or not word.startswith("--") or len(word) == 2:
+            if tool is not None and name in toolset and rest[0][0].startswith("--"):
+                raise ParseError(f"{name}: stray argument {word[:40]!r}")
+            return None
+        key = word[2:]
+        if "=" in key:
+            key, value = key.split("=", 1)
+            i += 1
+        elif i + 1 < len(rest) and (rest[i + 1][1] or not rest[i + 1][0].startswith("--")):
+            value = rest[i + 1][0]
+            i += 2
+        else:
+            key = _declared_key(tool, key)
+            arguments[key] = True
+            i += 1
+            continue
+        key = _declared_key(tool, key)
+        arguments[key] = coerce_text(value, _param_type(tool, key))
+    return ToolCall(name, arguments)
+
+
+@register_protocol(
+    name="Command-line invocation",
+    description=("Each call as a shell command: the tool's name, then --param value options; "
+                 "values are untyped text, typed back from the schema."),
+    supports_parallel=True, structured=True, text_values=True,
+    cannot_carry=("untyped_values", "mistyped_values", "names_with_spaces_or_equals"),
+)
+class CliCall(Protocol):
+    """``tool_name --param_name value --flag``, one command per line, POSIX shell quoting.
+
+    Writing: strings shell-quoted when needed; numbers, null and JSON containers as their JSON
+    text; ``True`` as a bare ``--flag``, ``False`` as ``--flag false``. Reading: shell words
+    (single and double quotes, backslash escapes, ``\\`` line continuations, a leading ``$``);
+    a line is a command when its first word names a tool or is followed by an option; values
+    are typed from the schema; ``--param=value`` and ``-``/``_`` spelling slips are accepted.
+    A bare option is ``True``.
+
+    ``cannot_carry``: values of undeclared type come back as text (``untyped_values``), values
+    of the wrong type come back typed (``mistyped_values``), parameter names holding white
+    space or ``=``.
+    """
+
+    instruction = ("To call a tool, write a shell command line: tool_name --param_name value "
+                   "--other_param 'text with spaces'; give object and array values as quoted "
+                   "JSON, one command per line.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One command line per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        lines = []
+        for call in calls:
+            parts = [_sh_quote(call.name)]
+            for key, value in call.arguments.items():
+                if value is True:
+                    parts.append(f"--{key}")
+                else:
+                    parts.append(f"--{key} {_sh_quote(text_of(value))}")
+            lines.append(" ".join(parts))
+        return "\n".join(lines)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The command-line calls of ``text``, values typed from the schema."""
+        text, _ = strip_think(text)
+        calls = []
+        for block in _blocks(text, _SHELL_LANGS):
+            for words in _cli_commands(block):
+                call = _cli_call(words, toolset)
+                if call is not None:
+                    calls.append(call)
+        return calls
+
+
+# -- a small literal scanner shared by SQL, GraphQL and S-expressions --------------------------
+class _Scan:
+    """A cursor over ``text`` with the token readers the code grammars share."""
+
+    _IDENT = re.compile(r"[^\W\d][\w$]*(?:\.[^\W\d][\w$]*)*")
+    _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+
+    def __init__(self, text: str, pos: int) -> None:
+        self.text = text
+        self.pos = pos
+
+    def ws(self, extra: str = "") -> None:
+        while self.pos < len(self.text) and (self.text[self.pos].isspace()
+                                             or self.text[self.pos] in extra):
+            self.pos += 1
+
+    def peek(self, s: str) -> bool:
+        return self.text.startswith(s, self.pos)
+
+    def expect(self, s: str) -> None:
+        if not self.peek(s):
+            got = self.text[self.pos:self.pos + 20]
+            raise ParseError(f"expected {s!r} at offset {self.pos}, found {got!r}")
+        self.pos += len(s)
+
+    def ident(self) -> str | None:
+        m = self._IDENT.match(self.text, self.pos)
+        if m is None:
+            return None
+        self.pos = m.end()
+        return m.group()
+
+    def json_string(self) -> str | None:
+        if not self.peek('"'):
+            return None
+        found = json_at(self.text, self.pos)
+        if found is None or not isinstance(found[0], str):
+            raise ParseError(f"unreadable string at offset {self.pos}")
+        self.pos = found[1]
+        return found[0]
+
+    def number(self) -> int | float | None:
+        m = self._NUMBER.match(self.text, self.pos)
+        if m is None:
+            return None
+        try:
+            value: int | float = (int(m.group()) if re.fullmatch(r"-?\d+", m.group())
+                                  else float(m.group()))
+        except ValueError:  # an integer past Python's digit limit
+            raise ParseError(f"unreadable number at offset {self.pos}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ParseError(f"number out of range at offset {self.pos}")
+        self.pos = m.end()
+        return value
+
+
+# -- SQL ---------------------------------------------------------------------------------------
+_SELECT = re.compile(r"\bSELECT\b", re.I)
+_SQL_LANGS = {"", "sql", "postgres", "postgresql", "psql", "plpgsql"}
+_SQL_WORDS = {"true": True, "false": False, "null": None}
+
+
+def _sql_ident(name: str) -> str:
+    if all(part.isidentifier() for part in name.split(".")):
+        return name
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _sql_value(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, float)):
+        return json.dumps(value)
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return "'" + json.dumps(value, ensure_ascii=False).replace("'", "''") + "'::jsonb"
+
+
+class _SqlScan(_Scan):
+    def name(self) -> str | None:
+        if self.peek('"'):
+            end = self.pos + 1
+            out = []
+            while True:
+                close = self.text.find('"', end)
+                if close < 0:
+                    raise ParseError(f"quoted identifier at offset {self.pos} never closes")
+                out.append(self.text[end:close])
+                if self.text.startswith('"', close + 1):
+                    out.append('"')
+                    end = close + 2
+                    continue
+                self.pos = close + 1
+                return "".join(out)
+        return self.ident()
+
+    def string(self) -> str:
+        out = []
+        end = self.pos + 1
+        while True:
+            close = self.text.find("'", end)
+            if close < 0:
+                raise ParseError(f"string at offset {self.pos} never closes")
+            out.append(self.text[end:close])
+            if self.text.startswith("'", close + 1):
+                out.append("'")
+                end = close + 2
+                continue
+            self.pos = close + 1
+            return "".join(out)
+
+    def value(self, depth: int = 0) -> Any:
+        if depth > MAX_DEPTH:
+            raise ParseError(f"SQL value nested deeper than {MAX_DEPTH}")
+        self.ws()
+        if self.peek("'"):
+            s = self.string()
+            cast = re.compile(r"\s*::\s*(\w+)").match(self.text, self.pos)
+            if cast is not None:
+                self.pos = cast.end()
+                if cast.group(1).lower() in ("json", "jsonb"):
+                    found = json_at(s.strip(), 0)
+                    if found is None or found[1] != len(s.strip()):
+                        raise ParseError(f"a ::{cast.group(1)} value is not JSON")
+                    return found[0]
+            return s
+        if re.compile(r"ARRAY\s*\[", re.I).match(self.text, self.pos):
+            self.pos = self.text.index("[", self.pos) + 1
+            items = []
+            self.ws()
+            while not self.peek("]"):
+                items.append(self.value(depth + 1))
+                self.ws()
+                if self.peek(","):
+                    self.pos += 1
+                    self.ws()
+                elif not self.peek("]"):
+                    raise ParseError(f"expected ',' or ']' at offset {self.pos}")
+            self.pos += 1
+            return items
+        number = self.number()
+        if number is not None:
+            return number
+        word = self.ident()
+        if word is not None and word.lower() in _SQL_WORDS:
+            return _SQL_WORDS[word.lower()]
+        raise ParseError(f"unreadable SQL value at offset {self.pos}")
+
+
+def _sql_calls(text: str, toolset: Toolset) -> list[ToolCall]:
+    calls = []
+    done = 0
+    for m in _SELECT.finditer(text):
+        if m.start() < done:  # inside the statement just read
+            continue
+        scan = _SqlScan(text, m.end())
+        while True:
+            scan.ws()
+            name = scan.name()
+            scan.ws()
+            if name is None or not scan.peek("("):
+                break
+            scan.pos += 1
+            tool = find_tool(name, toolset)
+            arguments: dict[str, Any] = {}
+            positional = list(tool.params) if tool is not None else []
+            scan.ws()
+            while not scan.peek(")"):
+                mark = scan.pos
+                key = scan.name()
+                scan.ws()
+                op = re.compile(r"=>|:=").match(text, scan.pos)
+                if key is not None and op is not None:
+                    scan.pos = op.end()
+                    arguments[key] = scan.value()
+                else:
+                    scan.pos = mark
+                    value = scan.value()
+                    if len(arguments) >= len(positional):
+                        raise ParseError(f"{name}: positional value at offset {mark} has no "
+                                         "parameter")
+                    arguments[positional[len(arguments)].name] = value
+                scan.ws()
+                if scan.peek(","):
+                    scan.pos += 1
+                    scan.ws()
+                elif not scan.peek(")"):
+                    raise ParseError(f"{name}: expected ',' or ')' at offset {scan.pos}")
+            scan.pos += 1
+            calls.append(ToolCall(name, arguments))
+            done = scan.pos
+            scan.ws()
+            if not scan.peek(","):
+                break
+            scan.pos += 1
+    return calls
+
+
+@register_protocol(
+    name="SQL function call",
+    description="Each call as a SELECT of the tool with PostgreSQL named arguments (=>).",
+    supports_parallel=True, structured=True, text_values=False,
+)
+class SqlCall(Protocol):
+    """``SELECT tool_name(param_name => 'value', n => 2);``, one statement per call.
+
+    Literals: ``'text'`` (``''`` for a quote), numbers, ``TRUE``/``FALSE``/``NULL``,
+    ``ARRAY[...]``, and objects or arrays as ``'<JSON>'::jsonb``. Names that are not
+    identifiers are written as ``"quoted identifiers"``. Positional values bind to the tool's
+    parameters in order. A ``SELECT tool(`` that does not scan is a ``ParseError``.
+    """
+
+    instruction = ("To call a tool, write one SQL statement per call with named arguments, "
+                   "such as SELECT tool_name(param_name => 'value', other_param => 2); give "
+                   "object and array values as '<JSON>'::jsonb.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One ``SELECT`` statement per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return "\n".join(
+            f"SELECT {_sql_ident(c.name)}("
+            + ", ".join(f"{_sql_ident(k)} => {_sql_value(v)}" for k, v in c.arguments.items())
+            + ");" for c in calls)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The ``SELECT`` calls of ``text``."""
+        text, _ = strip_think(text)
+        return [c for block in _blocks(text, _SQL_LANGS) for c in _sql_calls(block, toolset)]
+
+
+# -- GraphQL -----------------------------------------------------------------------------------
+_OPERATION = re.compile(r"\b(?:mutation|query)\b\s*(?:[_A-Za-z]\w*\s*)?\{")
+_GQL_NAME = re.compile(r"[_A-Za-z][_0-9A-Za-z]*")
+_GQL_LANGS = {"", "graphql", "gql"}
+
+
+def _gql_name(name: str) -> str:
+    return name if _GQL_NAME.fullmatch(name) else json.dumps(name, ensure_ascii=False)
+
+
+def _gql_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_gql_name(k)}: {_gql_value(v)}"
+                               for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_gql_value(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+class _GqlScan(_Scan):
+    def ws(self, extra: str = ",") -> None:
+        super().ws(extra)
+
+    def name(self) -> str | None:
+        s = self.json_string()
+        if s is not None:
+            return s
+        m = _GQL_NAME.match(self.text, self.pos)
+        if m is None:
+            return None
+        self.pos = m.end()
+        return m.group()
+
+    def value(self, depth: int = 0) -> Any:
+        if depth > MAX_DEPTH:
+            raise ParseError(f"GraphQL value nested deeper than {MAX_DEPTH}")
+        self.ws()
+        s = self.json_string()
+        if s is not None:
+            return s
+        if self.peek("["):
+            self.pos += 1
+            items = []
+            self.ws()
+            while not self.peek("]"):
+                items.append(self.value(depth + 1))
+                self.ws()
+                if self.pos >= len(self.text):
+                    raise ParseError("a GraphQL list never closes")
+            self.pos += 1
+            return items
+        if self.peek("{"):
+            self.pos += 1
+            obj: dict[str, Any] = {}
+            self.ws()
+            while not self.peek("}"):
+                key = self.name()
+                if key is None:
+                    raise ParseError(f"expected a field name at offset {self.pos}")
+                self.ws()
+                self.expect(":")
+                obj[key] = self.value(depth + 1)
+                self.ws()
+            self.pos += 1
+            return obj
+        if self.peek("$"):
+            raise ParseError(f"a GraphQL variable at offset {self.pos} has no value")
+        number = self.number()
+        if number is not None:
+            return number
+        word = self.name()
+        if word is None:
+            raise ParseError(f"unreadable GraphQL value at offset {self.pos}")
+        return {"true": True, "false": False, "null": None}.get(word, word)
+
+    def skip_selection(self) -> None:
+        """Skip a ``{ ... }`` selection set after a field."""
+        level = 0
+        while self.pos < len(self.text):
+            c = self.text[self.pos]
+            self.pos += 1
+            if c == "{":
+                level += 1
+            elif c == "}":
+                level -= 1
+                if level == 0:
+                    return
+        raise ParseError("a selection set never closes")
+
+
+def _gql_calls(text: str, toolset: Toolset) -> list[ToolCall]:
+    calls = []
+    pos = 0
+    while True:
+        m = _OPERATION.search(text, pos)
+        if m is None:
+            return calls
+        scan = _GqlScan(text, m.end())
+        while True:
+            scan.ws()
+            if scan.peek("}") or scan.pos >= len(text):
+                scan.pos += 1
+                break
+            name = scan.name()
+            if name is None:
+                raise ParseError(f"expected a field at offset {scan.pos}")
+            scan.ws()
+            if scan.peek(":") and not scan.peek("::"):  # an alias
+                scan.pos += 1
+                scan.ws()
+                name = scan.name()
+                if name is None:
+                    raise ParseError(f"expected a field after an alias at offset {scan.pos}")
+                scan.ws()
+            arguments: dict[str, Any] = {}
+            if scan.peek("("):
+                scan.pos += 1
+                scan.ws()
+                while not scan.peek(")"):
+                    key = scan.name()
+                    if key is None:
+                        raise ParseError(f"{name}: expected an argument at offset {scan.pos}")
+                    scan.ws()
+                    scan.expect(":")
+                    arguments[key] = scan.value()
+                    scan.ws()
+                    if scan.pos >= len(text):
+                        raise ParseError(f"{name}: the argument list never closes")
+                scan.pos += 1
+                scan.ws()
+            if scan.peek("{"):
+                scan.skip_selection()
+            calls.append(ToolCall(name, arguments))
+        pos = scan.pos
+
+
+@register_protocol(
+    name="GraphQL mutation",
+    description=("All calls as fields of one GraphQL mutation, with named arguments in "
+                 "GraphQL literal syntax."),
+    supports_parallel=True, structured=True, text_values=False,
+)
+class GraphqlCall(Protocol):
+    """``mutation { tool_name(param_name: "value", n: 2) }``, one field per call.
+
+    Literals: JSON-style strings, numbers, ``true``/``false``/``null``, lists, input objects
+    with bare field names, and bare enum words (read as strings); commas are optional, aliases
+    and selection sets are skipped. Names that are not GraphQL names (``API-post-page``) are
+    written as quoted strings, an extension this reader accepts. A broken operation is a
+    ``ParseError``.
+    """
+
+    instruction = ('To call tools, write one GraphQL mutation with one field per call, such as '
+                   'mutation { tool_name(param_name: "value", other_param: 2) }.')
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One mutation holding one field per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        fields = []
+        for c in calls:
+            args = ", ".join(f"{_gql_name(k)}: {_gql_value(v)}" for k, v in c.arguments.items())
+            fields.append(f"  {_gql_name(c.name)}" + (f"({args})" if args else ""))
+        return "mutation {\n" + "\n".join(fields) + "\n}"
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The mutation fields of ``text`` as calls."""
+        text, _ = strip_think(text)
+        return [c for block in _blocks(text, _GQL_LANGS) for c in _gql_calls(block, toolset)]
+
+
+# -- URL ---------------------------------------------------------------------------------------
+_REQUEST = re.compile(r"^[ \t>*`-]*(?:(GET|POST|PUT|PATCH|DELETE)[ \t]+)?(?:https?://[^/\s]+)?"
+                      r"/([^\s?#`]+)(?:\?([^\s#`]*))?", re.M)
+
+
+def _flatten(prefix: str, value: Any, out: list[tuple[str, str]]) -> None:
+    if isinstance(value, dict) and value:
+        for k, v in value.items():
+            _flatten(f"{prefix}.{k}", v, out)
+    else:
+        out.append((prefix, text_of(value)))
+
+
+def _field_type(t: TypeIR | None, key: str) -> TypeIR | None:
+    if t is None or t.kind != "object":
+        return None
+    return next((f.type for f in t.fields if f.name == key), None)
+
+
+def _url_arguments(query: str, tool: ToolIR | None) -> dict[str, Any]:
+    arguments: dict[str, Any] = {}
+    for pair in query.split("&"):
+        if not pair:
+            continue
+        key, _, value = pair.partition("=")
+        key, value = unquote_plus(key), unquote_plus(value)
+        if tool is not None and tool.param(key) is not None:
+            path = [key]
+        else:
+            path = key.split(".")
+        node = arguments
+        for part in path[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = node[part] = {}
+            node = child
+        leaf_t = _param_type(tool, path[0])
+        for part in path[1:]:
+            leaf_t = _field_type(leaf_t, part)
+        node[path[-1]] = coerce_text(value, leaf_t)
+    return arguments
+
+
+@register_protocol(
+    name="HTTP request line",
+    description=("Each call as an HTTP request line to /tool_name with the arguments in the "
+                 "query string; nested objects are flattened to dotted keys."),
+    supports_parallel=True, structured=True, text_values=True,
+    cannot_carry=("untyped_values", "mistyped_values", "dotted_keys"),
+)
+class UrlCall(Protocol):
+    """``POST /tool_name?param_name=value&route.origin=JFK``, one request line per call.
+
+    Writing: names and values percent-encoded; a non-empty object is flattened to dotted keys
+    (``route.origin=JFK``); arrays, empty objects, numbers, booleans and null as JSON text.
+    Reading: request lines with a method (or a bare path naming a tool), an optional
+    ``http(s)://host``; ``+`` reads as a space; dotted keys are re-nested unless the dotted
+    key is itself a parameter; leaf values are typed from the schema.
+
+    ``cannot_carry``: values of undeclared type come back as text (``untyped_values``),
+    mistyped values come back typed, object keys holding a dot (``dotted_keys``).
+    """
+
+    instruction = ("To call a tool, write an HTTP request line such as POST "
+                   "/tool_name?param_name=value&other_param=2, one line per call; percent-encode "
+                   "values and flatten nested objects as parent.child=value.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One request line per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        lines = []
+        for call in calls:
+            pairs: list[tuple[str, str]] = []
+            for key, value in call.arguments.items():
+                _flatten(key, value, pairs)
+            query = "&".join(f"{quote(k, safe='.')}={quote(v, safe='')}" for k, v in pairs)
+            lines.append(f"POST /{quote(call.name, safe='')}" + (f"?{query}" if pairs else ""))
+        return "\n".join(lines)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The request lines of ``text`` as calls."""
+        text, _ = strip_think(text)
+        calls = []
+        for m in _REQUEST.finditer(text):
+            name = unquote_plus(m.group(2).rstrip("/"))
+            tool = find_tool(name, toolset)
+            if m.group(1) is None and tool is None:
+                continue
+            calls.append(ToolCall(name, _url_arguments(m.group(3) or "", tool)))
+        return calls
+
+
+# -- S-expressions -----------------------------------------------------------------------------
+_ATOM = re.compile(r"""[^\s()"';]+""")
+_SEXPR_LANGS = {"", "lisp", "scheme", "clojure", "elisp", "sexp", "sexpr", "racket"}
+
+
+def _atom(name: str) -> str:
+    if _ATOM.fullmatch(name) and not name.startswith(":"):
+        return name
+    return json.dumps(name, ensure_ascii=False)
+
+
+class _SexprScan(_Scan):
+    def atom(self) -> str | None:
+        s = self.json_string()
+        if s is not None:
+            return s
+        m = _ATOM.match(self.text, self.pos)
+        if m is None:
+            return None
+        self.pos = m.end()
+        return m.group()
+
+    def value(self, t: TypeIR | None, depth: int = 0) -> Any:
+        if depth > MAX_DEPTH:
+            raise ParseError(f"S-expression nested deeper than {MAX_DEPTH}")
+        self.ws()
+        if self.peek("(") or self.peek("'("):
+            self.pos = self.text.index("(", self.pos) + 1
+            items = []
+            item_t = t.items if t is not None and t.kind == "array" else None
+            self.ws()
+            while not self.peek(")"):
+                if self.pos >= len(self.text):
+                    raise ParseError("a list never closes")
+                items.append(self.value(item_t, depth + 1))
+                self.ws()
+            self.pos += 1
+            return items
+        if self.text[self.pos:self.pos + 1] in ('"', "{", "["):
+            found = json_at(self.text, self.pos)
+            if found is None:
+                raise ParseError(f"unreadable value at offset {self.pos}")
+            self.pos = found[1]
+            return found[0]
+        word = self.atom()
+        if word is None:
+            raise ParseError(f"expected a value at offset {self.pos}")
+        lisp = {"t": "true", "nil": "null", "#t": "true", "#f": "false"}.get(word, word)
+        if t is None:
+            found = json_at(lisp, 0)
+            return found[0] if found is not None and found[1] == len(lisp) else word
+        return coerce_text(lisp, t)
+
+
+def _sexpr_calls(text: str, toolset: Toolset) -> list[ToolCall]:
+    brackets = match_brackets(text, "(")
+    calls = []
+    done = 0
+    for start in sorted(brackets.pairs):
+        if start < done:
+            continue
+        scan = _SexprScan(text, start + 1)
+        scan.ws()
+        name = scan.atom()
+        if name is None:
+            continue
+        scan.ws()
+        tool = find_tool(name, toolset)
+        if not (scan.peek(":") or (scan.peek(")") and tool is not None)):
+            continue
+        arguments: dict[str, Any] = {}
+        while scan.peek(":"):
+            scan.pos += 1
+            key = scan.atom()
+            if key is None:
+                raise ParseError(f"{name}: a keyword at offset {scan.pos} has no name")
+            arguments[key] = scan.value(_param_type(tool, key))
+            scan.ws()
+        if not scan.peek(")"):
+            raise ParseError(f"{name}: expected ':keyword' or ')' at offset {scan.pos}")
+        calls.append(ToolCall(name, arguments))
+        done = scan.pos + 1
+    return calls
+
+
+@register_protocol(
+    name="S-expression call",
+    description="Each call as a Lisp-style list: the tool's name, then :keyword value pairs.",
+    supports_parallel=True, structured=True, text_values=False,
+)
+class SexprCall(Protocol):
+    """``(tool_name :param_name "value" :count 3)``, one list per call.
+
+    Values: JSON strings, numbers, ``true``/``false``/``null`` (``t``/``nil`` too), JSON
+    objects and arrays, or a Lisp list ``("a" "b")`` for an array; a bare word for a declared
+    parameter is typed from the schema. A list starting with a tool's name followed by
+    ``:keyword`` that does not scan is a ``ParseError``.
+    """
+
+    instruction = ('To call a tool, write an S-expression such as (tool_name :param_name "value" '
+                   ":other_param 2), one per call; give objects as JSON.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One S-expression per line, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return "\n".join(
+            "(" + " ".join([_atom(c.name)] + [f":{_atom(k)} {json.dumps(v, ensure_ascii=False)}"
+                                              for k, v in c.arguments.items()]) + ")"
+            for c in calls)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The S-expression calls of ``text``."""
+        text, _ = strip_think(text)
+        return [c for block in _blocks(text, _SEXPR_LANGS) for c in _sexpr_calls(block, toolset)]
+
+
+# -- symbolic ----------------------------------------------------------------------------------
+#: The type symbol written before each value.
+SYMBOLS = {"string": "§", "integer": "#", "number": "~", "boolean": "?", "null": "∅",
+           "json": "¤"}
+_SYMBOL_KIND = {v: k for k, v in SYMBOLS.items()}
+_SYM_LINE = re.compile(r"^[ \t]*([^\s★]+)[ \t]*((?:★.*)?)$", re.M)
+_SYM_ARG = re.compile(r"★[ \t]*([^§#~?∅¤★]+?)[ \t]*([§#~?∅¤])")
+
+
+def _symbol_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "?" + ("true" if value else "false")
+    if value is None:
+        return "∅"
+    if isinstance(value, str):
+        text = quote_if_needed(value, "★")
+        # a star inside a quoted value is escaped, so it cannot start an argument
+        return "§" + (json.dumps(value) if "★" in text else text)
+    if isinstance(value, int):
+        return f"#{value}"
+    if isinstance(value, float):
+        return "~" + json.dumps(value)
+    return "¤" + json.dumps(value, ensure_ascii=False)
+
+
+def _symbol_read(kind: str, raw: str, name: str) -> Any:
+    raw = raw.strip()
+    if kind == "string":
+        return unquote_value(raw, TypeIR("string"))
+    if kind == "null":
+        return None
+    found = json_at(raw, 0)
+    if found is None or found[1] != len(raw):
+        raise ParseError(f"{name}: {raw[:40]!r} is not a {kind} value")
+    value = found[0]
+    ok = {"integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+          "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+          "boolean": lambda v: isinstance(v, bool),
+          "json": lambda v: True}[kind](value)
+    if not ok:
+        raise ParseError(f"{name}: {raw[:40]!r} does not match its {kind} symbol")
+    return float(value) if kind == "number" else value
+
+
+@register_protocol(
+    name="Symbolic call",
+    description=("Each call on one line: the tool's name, then ★name and a type symbol before "
+                 "each value (§ text, # integer, ~ number, ? boolean, ∅ null, ¤ JSON)."),
+    supports_parallel=True, structured=True, text_values=False,
+)
+class SymbolicCall(Protocol):
+    """``tool_name ★city§Paris ★days#3``; the symbol before each value states its type.
+
+    Symbols: ``§`` text, ``#`` integer, ``~`` number, ``?`` boolean (true/false), ``∅`` null,
+    ``¤`` JSON object or array. A text value holding ``★``, a line break or edge spaces is
+    written as a JSON string. A line with only a name is a call when the name is a tool's
+    exactly (up to case and separators). A value that does not match its symbol is a
+    ``ParseError``.
+    """
+
+    instruction = ("To call a tool, write one line per call: tool_name ★param_name§text "
+                   "★other_param#2, with § before text, # before an integer, ~ before a number, "
+                   "? before true or false, ∅ for null and ¤ before JSON.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One line per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return "\n".join(" ".join([c.name] + [f"★{k}{_symbol_value(v)}"
+                                              for k, v in c.arguments.items()]) for c in calls)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The symbolic calls of ``text``."""
+        text, _ = strip_think(text)
+        calls = []
+        for m in _SYM_LINE.finditer(text):
+            name, rest = m.group(1), m.group(2)
+            if not rest:
+                tool = toolset.get(name) or next(
+                    (t for t in toolset if t.name.casefold() == name.casefold()), None)
+                if tool is not None:
+                    calls.append(ToolCall(name, {}))
+                continue
+            heads = list(_SYM_ARG.finditer(rest))
+            if not heads or heads[0].start() != 0:
+                if find_tool(name, toolset) is None:
+                    continue
+                raise ParseError(f"{name}: arguments must be ★name followed by a type symbol")
+            arguments: dict[str, Any] = {}
+            for i, h in enumerate(heads):
+                end = heads[i + 1].start() if i + 1 < len(heads) else len(rest)
+                arguments[h.group(1)] = _symbol_read(_SYMBOL_KIND[h.group(2)],
+                                                     rest[h.end():end], name)
+            calls.append(ToolCall(name, arguments))
+        return calls

@@ -1,0 +1,314 @@
+"""JSON answer protocols beyond the bare call object: arrays, JSON lines, fenced JSON, native
+``tool_calls``, filled skeletons and the name-then-arguments split.
+
+All of them read call objects through :func:`~toolform.protocols._json.calls_from_value` and
+JSON through :func:`~toolform.protocols._common.json_fragments` /
+:func:`~toolform.protocols._common.loads_loose`; they differ in where the JSON must be and in
+which shape it must have.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Sequence
+
+from ..errors import ParseError
+from ..ir import ToolCall, Toolset
+from ._common import code_fences, json_fragments, loads_loose, match_brackets, strip_think
+from ._json import ABSTENTION, calls_from_value
+from ._registry import Protocol, register_protocol
+
+__all__ = ["CodeBlockJson", "JsonArray", "JsonlCall", "Native", "SlotFillCall",
+           "TwoStepCall"]
+
+_NAME_KEY = re.compile(r"""["']?name["']?\s*:""")
+_JSON_LANGS = {"json", "jsonc", "json5", "jsonl", "ndjson"}
+
+
+def _dump(call: ToolCall) -> dict[str, Any]:
+    return {"name": call.name, "arguments": dict(call.arguments)}
+
+
+def _broken(fragment_text: str, start: int, error: str) -> ParseError:
+    return ParseError(f"a JSON call at offset {start} does not read: {error}")
+
+
+@register_protocol(
+    name="JSON array of calls",
+    description="Always a JSON array of call objects, even for a single call.",
+    supports_parallel=True, structured=True, text_values=False,
+)
+class JsonArray(Protocol):
+    """``[{"name": "tool", "arguments": {...}}]``, whatever the number of calls.
+
+    Only JSON arrays count (a bare call object is ``json_object``'s shape); prose and fences
+    around are fine. An array fragment that mentions ``"name":`` but does not decode is a
+    ``ParseError``.
+    """
+
+    instruction = ('To call tools, reply with a JSON array of call objects, such as '
+                   '[{"name": "tool_name", "arguments": {"param_name": "value"}}]; use an array '
+                   'even for one call.')
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One JSON array, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return json.dumps([_dump(c) for c in calls], ensure_ascii=False)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The calls of the JSON arrays in ``text``."""
+        text, _ = strip_think(text)
+        calls: list[ToolCall] = []
+        for fragment in json_fragments(text):
+            if fragment.error:
+                if fragment.text.startswith("[") and _NAME_KEY.search(fragment.text):
+                    raise _broken(fragment.text, fragment.start, fragment.error)
+                continue
+            if isinstance(fragment.value, list):
+                calls.extend(calls_from_value(fragment.value, toolset))
+        return calls
+
+
+@register_protocol(
+    name="JSON lines",
+    description="Each call as one complete JSON object on its own line.",
+    supports_parallel=True, structured=True, text_values=False,
+)
+class JsonlCall(Protocol):
+    """One ``{"name": ..., "arguments": ...}`` object per line.
+
+    A line counts when, stripped, it starts with ``{`` and ends with ``}``; one that mentions
+    ``"name":`` but does not decode is a ``ParseError``. A call spread over several lines is
+    not this protocol's shape.
+    """
+
+    instruction = ('To call a tool, write one JSON object per line, such as {"name": '
+                   '"tool_name", "arguments": {"param_name": "value"}}; one line per call.')
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One JSON line per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return "\n".join(json.dumps(_dump(c), ensure_ascii=False) for c in calls)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The calls of the JSON lines of ``text``."""
+        text, _ = strip_think(text)
+        calls: list[ToolCall] = []
+        for number, line in enumerate(text.split("\n"), 1):  # not splitlines: \x85 is data
+            line = line.strip().rstrip(",")
+            if not (line.startswith("{") and line.endswith("}")):
+                continue
+            try:
+                value = loads_loose(line)
+            except ParseError as exc:
+                if _NAME_KEY.search(line):
+                    raise ParseError(f"line {number} does not read as JSON: {exc}") from None
+                continue
+            calls.extend(calls_from_value(value, toolset))
+        return calls
+
+
+@register_protocol(
+    name="Fenced JSON",
+    description="The call as JSON inside a ```json code fence.",
+    supports_parallel=True, structured=True, text_values=False,
+)
+class CodeBlockJson(Protocol):
+    """A ```json fence holding a call object, or a list of them for several calls.
+
+    Only fenced JSON counts (a fence tagged json, or an untagged fence whose body starts with
+    ``{`` or ``[``); JSON in the prose around is ignored. A fence whose call does not decode
+    is a ``ParseError``.
+    """
+
+    instruction = ('To call a tool, write the call as JSON inside a ```json code block: '
+                   '{"name": "tool_name", "arguments": {"param_name": "value"}}; for several calls '
+                   'put a JSON list of such objects in the block.')
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """A ```json fence with one object or a list, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        payload = [_dump(c) for c in calls]
+        body = json.dumps(payload[0] if len(payload) == 1 else payload, ensure_ascii=False,
+                          indent=2)
+        return f"```json\n{body}\n```"
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The calls inside the JSON fences of ``text``."""
+        text, _ = strip_think(text)
+        calls: list[ToolCall] = []
+        for lang, body in code_fences(text):
+            if lang not in _JSON_LANGS and not (lang == "" and body.lstrip()[:1] in ("{", "[")):
+                continue
+            for fragment in json_fragments(body):
+                if fragment.error:
+                    if _NAME_KEY.search(fragment.text):
+                        raise _broken(fragment.text, fragment.start, fragment.error)
+                    continue
+                calls.extend(calls_from_value(fragment.value, toolset))
+        return calls
+
+
+@register_protocol(
+    name="Native tool calls",
+    description=("Calls through the provider's own tool_calls field (OpenAI shape), not as "
+                 "text."),
+    supports_parallel=True, structured=True, text_values=False,
+)
+class Native(Protocol):
+    """The OpenAI ``tool_calls`` list, read from its JSON text.
+
+    ``write`` gives ``{"tool_calls": [{"id", "type": "function", "function": {"name",
+    "arguments": "<JSON text>"}}]}``, the shape a server sends; ``parse`` reads that object
+    (or a bare list of ``{"type": "function", "function": ...}`` items) from text. A message's
+    native ``tool_calls`` field reaches this parser only when ``parse_reply`` passes it on as
+    this JSON text.
+    """
+
+    instruction = ("Call tools through the tool-calling interface: give the tool_name and its "
+                   "arguments as a tool call, not as text.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """The calls as an OpenAI ``tool_calls`` JSON object, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        items = [{"id": f"call_{i}", "type": "function",
+                  "function": {"name": c.name,
+                               "arguments": json.dumps(dict(c.arguments), ensure_ascii=False)}}
+                 for i, c in enumerate(calls)]
+        return json.dumps({"tool_calls": items}, ensure_ascii=False)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The calls of ``tool_calls`` JSON in ``text``."""
+        text, _ = strip_think(text)
+        calls: list[ToolCall] = []
+        for fragment in json_fragments(text):
+            if fragment.error:
+                if "tool_calls" in fragment.text or '"function"' in fragment.text:
+                    raise _broken(fragment.text, fragment.start, fragment.error)
+                continue
+            value = fragment.value
+            if isinstance(value, dict) and isinstance(value.get("tool_calls"), list):
+                calls.extend(calls_from_value(value, toolset))
+            elif isinstance(value, list) and value and all(
+                    isinstance(v, dict) and isinstance(v.get("function"), dict) for v in value):
+                calls.extend(calls_from_value(value, toolset))
+        return calls
+
+
+#: How a placeholder looks in the skeleton the instruction shows.
+PLACEHOLDER = "<{}>"
+
+
+def _unfilled(arguments: dict[str, Any], path: str = "") -> str | None:
+    """The path of the first value still holding its placeholder, or None."""
+    for key, value in arguments.items():
+        if value == PLACEHOLDER.format(key):
+            return f"{path}{key}"
+        if isinstance(value, dict):
+            found = _unfilled(value, f"{path}{key}.")
+            if found:
+                return found
+    return None
+
+
+@register_protocol(
+    name="Filled JSON skeleton",
+    description=("The model receives the exact JSON skeleton of a call and replaces only "
+                 "the placeholder values."),
+    supports_parallel=True, structured=True, text_values=False,
+)
+class SlotFillCall(Protocol):
+    """The skeleton ``{"name": "tool_name", "arguments": {"param_name": "<param_name>"}}`` with
+    each ``"<param_name>"`` replaced by its value; a list of filled skeletons for several calls.
+
+    A value left as its own placeholder is a ``ParseError`` (the slot was not filled).
+    """
+
+    instruction = ('To call a tool, copy this JSON skeleton and replace only each placeholder '
+                   'such as "<param_name>" with its value, keeping every key: {"name": '
+                   '"tool_name", "arguments": {"param_name": "<param_name>"}}; for several calls, '
+                   'give a JSON list of filled skeletons.')
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """The filled skeleton (a list for several calls), a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        payload = [_dump(c) for c in calls]
+        return json.dumps(payload[0] if len(payload) == 1 else payload, ensure_ascii=False,
+                          indent=2)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The filled skeletons of ``text``."""
+        text, _ = strip_think(text)
+        calls: list[ToolCall] = []
+        for fragment in json_fragments(text):
+            if fragment.error:
+                if _NAME_KEY.search(fragment.text):
+                    raise _broken(fragment.text, fragment.start, fragment.error)
+                continue
+            for call in calls_from_value(fragment.value, toolset):
+                slot = _unfilled(dict(call.arguments))
+                if slot is not None:
+                    raise ParseError(f"{call.name}: the slot {slot} still holds its "
+                                     "placeholder")
+                calls.append(call)
+        return calls
+
+
+_NAME_LINE = re.compile(r"^[ \t]*[`*]*([^\W\d][\w.\-]*)[`*]*:?[ \t]*\r?\n\s*(?=\{)", re.M)
+
+
+@register_protocol(
+    name="Name, then arguments",
+    description=("The tool's name on its own line, then the arguments as a JSON object on "
+                 "the next."),
+    supports_parallel=True, structured=True, text_values=False,
+)
+class TwoStepCall(Protocol):
+    """``tool_name`` on one line, ``{"param_name": "value"}`` starting on the next.
+
+    Several calls repeat the pair. The arguments object may span lines; one that never closes
+    or does not decode is a ``ParseError``.
+    """
+
+    instruction = ("To call a tool, write the tool_name alone on one line and its arguments as "
+                   'a JSON object on the next line, such as {"param_name": "value"}; repeat the '
+                   "two lines for each call.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """Name line and arguments line per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return "\n\n".join(f"{c.name}\n{json.dumps(dict(c.arguments), ensure_ascii=False)}"
+                           for c in calls)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The name-then-arguments pairs of ``text``."""
+        text, _ = strip_think(text)
+        heads = list(_NAME_LINE.finditer(text))
+        if not heads:
+            return []
+        brackets = match_brackets(text, "{[")
+        calls: list[ToolCall] = []
+        done = 0
+        for m in heads:
+            if m.start() < done:
+                continue
+            close = brackets.pairs.get(m.end())
+            if close is None:
+                raise ParseError(f"the arguments of {m.group(1)!r} never close")
+            try:
+                arguments = loads_loose(text[m.end():close + 1])
+            except ParseError as exc:
+                raise ParseError(f"the arguments of {m.group(1)!r} do not read: {exc}"
+                                 ) from None
+            if not isinstance(arguments, dict):
+                raise ParseError(f"the arguments of {m.group(1)!r} are not an object")
+            calls.append(ToolCall(m.group(1), arguments))
+            done = close + 1
+        return calls

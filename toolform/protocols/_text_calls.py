@@ -1,0 +1,614 @@
+"""Line- and document-oriented answer protocols: constrained prose, key-value lines, YAML,
+TOML, pipes, CSV, Markdown tables and ReAct.
+
+Text-valued protocols write a value bare unless a reader could not get it back, in which case
+it is a JSON string (:func:`~toolform.protocols._common.quote_if_needed`), and read values
+typed from the tool's schema (:func:`~toolform.protocols._common.unquote_value`). YAML goes
+through PyYAML's safe loader with aliases refused (no alias bomb can expand) and dates kept as
+text; TOML through ``tomllib``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import tomllib
+from typing import Any, Sequence
+
+import yaml
+
+from ..errors import ParseError
+from ..ir import ToolCall, ToolIR, Toolset, TypeIR
+from ._common import (MAX_DEPTH, check_depth, code_fences, coerce_text, find_tool, loads_loose,
+                      match_brackets, quote_if_needed, strip_think, text_of, to_json_value,
+                      unquote_value)
+from ._json import ABSTENTION, calls_from_value
+from ._prose import _Reader, _value_text
+from ._registry import Protocol, register_protocol
+
+__all__ = ["CsvCall", "KeyValueCall", "NlIntentStructured", "PipeCall", "React",
+           "TableCall", "TomlCall", "YamlCall"]
+
+
+def _type_of(tool: ToolIR | None, key: str) -> TypeIR | None:
+    param = tool.param(key) if tool is not None else None
+    return param.type if param is not None else None
+
+
+_QUOTED_OR_PLAIN = r'"(?:[^"\\\n]|\\.)*"|\\.|[^"\\{sep}\n]+|"|\\'
+
+
+def _split(line: str, sep: str) -> list[str]:
+    """``line`` split at ``sep`` outside JSON-quoted strings (a stray quote is plain text)."""
+    token = re.compile(_QUOTED_OR_PLAIN.format(sep=re.escape(sep)) + "|" + re.escape(sep))
+    cells, current = [], []
+    for tok in token.findall(line):
+        if tok == sep:
+            cells.append("".join(current))
+            current = []
+        else:
+            current.append(tok)
+    cells.append("".join(current))
+    return cells
+
+
+#: Characters that make a pipe or table cell value a JSON string.
+_CELL_UNSAFE = '|"'
+
+
+def _blocks(text: str, langs: set[str]) -> list[str]:
+    fences = [body for lang, body in code_fences(text) if lang in langs]
+    return fences or [text]
+
+
+# -- constrained prose -------------------------------------------------------------------------
+_USE_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]*|[0-9]+[.)][ \t]*)?(Use[ \t]+.*)$", re.M)
+
+
+@register_protocol(
+    name="Natural language in a fixed frame",
+    description=("One sentence per call in the frame 'Use TOOL with arg = value, arg = "
+                 "value.'; read by the natural-language adapter."),
+    supports_parallel=True, structured=False, text_values=True,
+    cannot_carry=("untyped_values", "mistyped_values", "unknown_tools_without_arguments",
+                  "non_identifier_names"),
+)
+class NlIntentStructured(Protocol):
+    """``Use tool_name with city = "Paris", days = 3.``, one line per call.
+
+    Only lines that start with ``Use`` (a bullet or number before it allowed) are read, by
+    the ``nl_intent`` adapter (value rules in :mod:`toolform.protocols._prose`). Never raises.
+    ``cannot_carry`` is ``nl_intent``'s.
+    """
+
+    instruction = ('To call a tool, write one line per call in exactly this frame: Use '
+                   'tool_name with param_name = "value", other_param = 2.')
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One ``Use`` line per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        lines = []
+        for call in calls:
+            parts = ", ".join(f"{k} = {_value_text(v)}" for k, v in call.arguments.items())
+            lines.append(f"Use {call.name} with {parts}." if parts else f"Use {call.name}.")
+        return "\n".join(lines)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The ``Use`` lines of ``text`` as calls."""
+        text, _ = strip_think(text)
+        return [c for m in _USE_LINE.finditer(text)
+                for c in _Reader(m.group(1), toolset).calls()]
+
+
+# -- key-value lines ---------------------------------------------------------------------------
+_TOOL_LINE = re.compile(r"^[ \t]*[*_]*(?:TOOL|Tool|tool)[*_]*[ \t]*:[*_]*[ \t]*[`*]*([^\s`*]+)[`*]*"
+                        r"[ \t]*$", re.M)
+_KV_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?([^:\n]+?)[ \t]*:[ \t]?(.*)$")
+
+
+@register_protocol(
+    name="Key-value lines",
+    description="A TOOL: line naming the tool, then one 'param: value' line per argument.",
+    supports_parallel=True, structured=True, text_values=True,
+    cannot_carry=("untyped_values", "mistyped_values", "names_with_colons"),
+)
+class KeyValueCall(Protocol):
+    """``TOOL: tool_name`` then ``param_name: value`` lines; a blank line ends a call.
+
+    Values are bare text (a JSON string when they hold a line break or edge spaces, JSON for
+    objects and arrays) typed from the schema. The call's lines end at a blank line, the next
+    ``TOOL:`` line or a line that is not ``key: value``.
+
+    ``cannot_carry``: untyped values come back as text, mistyped ones typed; parameter names
+    holding a colon.
+    """
+
+    instruction = ("To call a tool, write TOOL: tool_name on one line, then one line per "
+                   "argument as param_name: value; leave a blank line between calls.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One block of lines per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return "\n\n".join("\n".join([f"TOOL: {c.name}"] + [
+            f"{k}: {quote_if_needed(text_of(v))}" for k, v in c.arguments.items()])
+            for c in calls)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The ``TOOL:`` blocks of ``text``."""
+        text, _ = strip_think(text)
+        calls = []
+        for m in _TOOL_LINE.finditer(text):
+            name = m.group(1)
+            tool = find_tool(name, toolset)
+            arguments: dict[str, Any] = {}
+            for line in text[m.end():].lstrip("\r\n").split("\n"):
+                kv = _KV_LINE.match(line)
+                if not line.strip() or kv is None or _TOOL_LINE.match(line):
+                    break
+                key = kv.group(1).strip("`*_ ")
+                arguments[key] = unquote_value(kv.group(2), _type_of(tool, key))
+            calls.append(ToolCall(name, arguments))
+        return calls
+
+
+# -- YAML --------------------------------------------------------------------------------------
+class _SafeNoAliasLoader(yaml.SafeLoader):
+    """PyYAML's safe loader without aliases (no billion-laughs) and without timestamps."""
+
+    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+        if self.check_event(yaml.AliasEvent):
+            raise ParseError("YAML aliases are refused in a reply")
+        return super().compose_node(parent, index)
+
+
+_SafeNoAliasLoader.yaml_implicit_resolvers = {
+    key: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_YAML_LANGS = {"yaml", "yml"}
+_YAML_NAME = re.compile(r"^[ \t-]*name[ \t]*:", re.M)
+
+
+def _yaml_documents(block: str) -> list[Any]:
+    try:
+        docs = list(yaml.load_all(block, Loader=_SafeNoAliasLoader))  # noqa: S506 - safe loader
+        return [to_json_value(d) for d in docs]
+    except ParseError:
+        raise
+    except yaml.YAMLError as exc:
+        raise ParseError(f"YAML does not read: {str(exc)[:200]}") from None
+    except (RecursionError, ValueError, TypeError) as exc:
+        raise ParseError(f"YAML does not read: {type(exc).__name__}") from None
+
+
+@register_protocol(
+    name="YAML call",
+    description="The call as a small YAML document with name and arguments keys.",
+    supports_parallel=True, structured=True, text_values=False,
+)
+class YamlCall(Protocol):
+    """``name: tool_name`` and an ``arguments:`` mapping; a YAML list of those for several.
+
+    Read with PyYAML's safe loader (aliases refused, dates kept as text): fenced ``yaml``
+    blocks when there are any, else the whole reply, else the part from the first ``name:``
+    line. Text that mentions ``name:`` but does not load is a ``ParseError``.
+    """
+
+    instruction = ("To call a tool, write a YAML document with the keys name (the tool_name) "
+                   "and arguments (a mapping of param_name: value); for several calls write a "
+                   "YAML list of such documents.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """A YAML document (a list for several calls), a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        payload = [{"name": c.name, "arguments": dict(c.arguments)} for c in calls]
+        value = payload[0] if len(payload) == 1 else payload
+        text = yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=10**6)
+        # PyYAML's emitter can leave YAML line breaks (\x85, \u2028) unescaped in a quoted
+        # scalar, where the loader folds them; escaping every non-ASCII character avoids it
+        if yaml.load(text, Loader=_SafeNoAliasLoader) != value:  # noqa: S506 - safe loader
+            text = yaml.safe_dump(value, allow_unicode=False, sort_keys=False, width=10**6)
+        return text
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The YAML calls of ``text``."""
+        text, _ = strip_think(text)
+        fences = [body for lang, body in code_fences(text) if lang in _YAML_LANGS]
+        if fences:
+            return [c for b in fences for d in _yaml_documents(b)
+                    for c in calls_from_value(d, toolset)]
+        first = _YAML_NAME.search(text)
+        if first is None:
+            return []
+        try:
+            docs = _yaml_documents(text)
+        except ParseError:
+            start = text.rfind("\n", 0, first.start()) + 1
+            docs = _yaml_documents(text[start:])
+        return [c for d in docs for c in calls_from_value(d, toolset)]
+
+
+# -- TOML --------------------------------------------------------------------------------------
+_TOML_START = re.compile(r"^[ \t]*\[\[?[ \t]*(?:call|calls|tool_call)[ \t]*\]\]?", re.M)
+_TOML_LINE = re.compile(r"^[ \t]*(?:\[|[\w\"'.\- ]+=|#|$)")
+
+
+def _toml_key(key: str) -> str:
+    return _toml_string(key)
+
+
+def _toml_string(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return json.dumps(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value if v is not None) + "]"
+    return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()
+                           if v is not None) + "}"
+
+
+def _toml_load(block: str) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(block)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise ParseError(f"TOML does not read: {str(exc)[:200]}") from None
+    try:
+        check_depth(data)
+        return to_json_value(data)  # dates and times are refused here
+    except ParseError:
+        raise
+    except RecursionError:
+        raise ParseError(f"TOML nested deeper than {MAX_DEPTH}") from None
+
+
+@register_protocol(
+    name="TOML call",
+    description="Each call as a [[call]] array-of-tables entry with a name and an "
+                "[call.arguments] table.",
+    supports_parallel=True, structured=True, text_values=False,
+    cannot_carry=("null_values",),
+)
+class TomlCall(Protocol):
+    """``[[call]]`` / ``name = "tool_name"`` / ``[call.arguments]`` / ``param_name = value``.
+
+    Read with ``tomllib``: fenced ``toml`` blocks, else the reply from its first ``[[call]]``
+    header up to the first line that is not TOML. A ``[[call]]`` section that does not load is
+    a ``ParseError``.
+
+    ``cannot_carry``: TOML has no null; the writer leaves null arguments and array items out.
+    """
+
+    instruction = ('To call a tool, write TOML: a [[call]] header, name = "tool_name", then a '
+                   '[call.arguments] table with param_name = value lines; repeat the block for '
+                   "each call.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One ``[[call]]`` block per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        blocks = []
+        for call in calls:
+            lines = ["[[call]]", f"name = {_toml_string(call.name)}", "[call.arguments]"]
+            lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in call.arguments.items()
+                      if v is not None]
+            blocks.append("\n".join(lines))
+        return "\n\n".join(blocks)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The ``[[call]]`` tables of ``text``."""
+        text, _ = strip_think(text)
+        fences = [body for lang, body in code_fences(text) if lang == "toml"]
+        if not fences:
+            m = _TOML_START.search(text)
+            if m is None:
+                return []
+            lines = []
+            for line in text[m.start():].split("\n"):
+                if not _TOML_LINE.match(line) and not line.startswith(("  ", "\t")):
+                    break
+                lines.append(line)
+            fences = ["\n".join(lines)]
+        calls: list[ToolCall] = []
+        for block in fences:
+            data = _toml_load(block)
+            for key in ("call", "calls", "tool_call"):
+                if key in data:
+                    calls.extend(calls_from_value(data[key], toolset, anchored=True))
+        return calls
+
+
+# -- pipes -------------------------------------------------------------------------------------
+# a line may sit in backticks: the closing one is removed only when the line opened with one
+_PIPE_LINE = re.compile(r"^[ \t]*(`)?([^\s|=`]+)[ \t]*\|(.*?)(?(1)`)[ \t]*$", re.M)
+
+
+@register_protocol(
+    name="Pipe-delimited call",
+    description="Each call on one line: tool|param=value|param=value.",
+    supports_parallel=True, structured=True, text_values=True,
+    cannot_carry=("untyped_values", "mistyped_values", "names_with_equals_or_pipes"),
+)
+class PipeCall(Protocol):
+    """``tool_name|param_name=value|other=2``, one line per call (``tool_name|`` for none).
+
+    A value holding ``|``, a quote, a line break or edge spaces is a JSON string; objects and
+    arrays are JSON. Values are typed from the schema. A line naming a tool whose cells are
+    not ``key=value`` is a ``ParseError``.
+    """
+
+    instruction = ("To call a tool, write one line per call: tool_name|param_name=value|"
+                   "other_param=2, with no spaces around the bars.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One line per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return "\n".join("|".join([c.name] + [f"{k}={quote_if_needed(text_of(v), _CELL_UNSAFE)}"
+                                              for k, v in c.arguments.items()])
+                         + ("" if c.arguments else "|") for c in calls)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The pipe lines of ``text``."""
+        text, _ = strip_think(text)
+        calls = []
+        for m in _PIPE_LINE.finditer(text):
+            name = m.group(2)
+            tool = find_tool(name, toolset)
+            cells = [c for c in _split(m.group(3), "|") if c.strip()]
+            if not all("=" in c for c in cells):
+                if tool is not None and name in toolset:
+                    raise ParseError(f"{name}: every cell after the name must be key=value")
+                continue
+            if tool is None and not cells:
+                continue
+            arguments: dict[str, Any] = {}
+            for cell in cells:
+                key, _, value = cell.partition("=")
+                key = key.strip()
+                arguments[key] = unquote_value(value, _type_of(tool, key))
+            calls.append(ToolCall(name, arguments))
+        return calls
+
+
+# -- CSV ---------------------------------------------------------------------------------------
+_CSV_NEEDS_QUOTES = re.compile(r'[,"\r\n]|^\s|\s$')
+_CSV_LANGS = {"", "csv", "text"}
+
+
+def _csv_field(text: str) -> str:
+    if _CSV_NEEDS_QUOTES.search(text):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+@register_protocol(
+    name="Positional CSV",
+    description=("Each call as one CSV row: the tool's name, then its values in the "
+                 "schema's declared order, bound by position."),
+    supports_parallel=True, structured=True, text_values=True,
+    cannot_carry=("untyped_values", "mistyped_values", "undeclared_arguments",
+                  "unknown_tools", "empty_strings"),
+)
+class CsvCall(Protocol):
+    """``tool_name,value1,value2``: values in the order the tool declares its parameters.
+
+    An absent optional parameter is an empty field (trailing ones are left off), so an empty
+    string cannot be told from an absent argument. Values are typed from the schema. A row
+    naming a tool with more values than it has parameters is a ``ParseError``.
+
+    ``cannot_carry``: untyped or mistyped values, arguments the tool does not declare, calls
+    to tools outside the toolset (nothing to bind positions to), empty strings.
+    """
+
+    instruction = ("To call a tool, write one CSV line per call: tool_name,value1,value2, "
+                   "with the values in the order the parameters are listed; leave a field "
+                   "empty to skip an optional parameter, and quote values holding commas.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One CSV row per call (declared order), a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        rows = []
+        for call in calls:
+            tool = toolset.get(call.name)
+            params = [p.name for p in tool.params] if tool is not None else list(call.arguments)
+            fields = [_csv_field(text_of(call.arguments[p])) if p in call.arguments else ""
+                      for p in params]
+            while fields and fields[-1] == "":
+                fields.pop()
+            rows.append(",".join([_csv_field(call.name)] + fields))
+        return "\n".join(rows)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The CSV rows of ``text`` that name a tool."""
+        text, _ = strip_think(text)
+        calls = []
+        for block in _blocks(text, _CSV_LANGS):
+            try:
+                rows = list(csv.reader(io.StringIO(block, newline=""), skipinitialspace=True))
+            except csv.Error as exc:
+                raise ParseError(f"CSV does not read: {exc}") from None
+            for row in rows:
+                if not row:
+                    continue
+                tool = find_tool(row[0].strip(), toolset)
+                if tool is None:
+                    continue
+                values = row[1:]
+                while values and values[-1] == "":
+                    values.pop()
+                if len(values) > len(tool.params):
+                    raise ParseError(f"{row[0].strip()}: {len(values)} values for "
+                                     f"{len(tool.params)} parameters")
+                arguments = {p.name: coerce_text(v, p.type)
+                             for p, v in zip(tool.params, values) if v != ""}
+                calls.append(ToolCall(row[0].strip(), arguments))
+        return calls
+
+
+# -- Markdown table ----------------------------------------------------------------------------
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
+_RULE_CELL = re.compile(r"[ \t]*:?-{3,}:?[ \t]*")
+_HEADER = re.compile(r"tool|function|call|name|tool_name", re.I)
+
+
+def _cells(line: str) -> list[str]:
+    body = line.strip()[1:]
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    return [c.strip() for c in _split(body, "|")]
+
+
+def _cell_value(cell: str, t: TypeIR | None) -> Any:
+    if not cell.startswith('"'):
+        cell = cell.replace("\\|", "|")
+    return unquote_value(cell, t)
+
+
+@register_protocol(
+    name="Argument table",
+    description=("One Markdown table row per argument, in three fixed columns: tool, "
+                 "argument, value."),
+    supports_parallel=True, structured=True, text_values=True,
+    cannot_carry=("untyped_values", "mistyped_values", "names_with_pipes"),
+)
+class TableCall(Protocol):
+    """``| tool | argument | value |`` header, then ``| tool_name | param_name | value |``.
+
+    A call with no arguments is a row with empty argument and value cells. A new call starts
+    with a new table, a different tool cell, or an argument the current call already has. A
+    value holding ``|`` or a quote is a JSON string (``\\|`` is read too). Rows are read when
+    the table's header names a tool column, or when their tool cell names a tool.
+    """
+
+    instruction = ("To call a tool, write a Markdown table with the columns tool | argument | "
+                   "value and one row per argument, such as | tool_name | param_name | value |; "
+                   "start a new table for each call.")
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One table per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        tables = []
+        for call in calls:
+            rows = ["| tool | argument | value |", "| --- | --- | --- |"]
+            rows += [f"| {call.name} | {k} | {quote_if_needed(text_of(v), _CELL_UNSAFE)} |"
+                     for k, v in call.arguments.items()] or [f"| {call.name} |  |  |"]
+            tables.append("\n".join(rows))
+        return "\n\n".join(tables)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The calls of the three-column tables of ``text``."""
+        text, _ = strip_think(text)
+        found: list[tuple[str, dict[str, Any]]] = []
+        rows = list(_TABLE_ROW.finditer(text))
+        current: tuple[str, dict[str, Any]] | None = None
+        headed = False
+        previous_end = -2
+        for i, m in enumerate(rows):
+            if text[previous_end + 1:m.start()].strip():
+                current, headed = None, False  # something else between: a new table
+            previous_end = m.end()
+            cells = _cells(m.group())
+            if len(cells) != 3 or all(_RULE_CELL.fullmatch(c) for c in cells):
+                continue
+            following = rows[i + 1].group() if i + 1 < len(rows) else ""
+            if following and all(_RULE_CELL.fullmatch(c) for c in _cells(following)):
+                headed = bool(_HEADER.fullmatch(cells[0]))
+                current = None
+                continue
+            name, key, value = cells
+            name = name.strip("`*") or (current[0] if current is not None else "")
+            tool = find_tool(name, toolset)
+            if not name or not (headed or tool is not None):
+                continue
+            key = key.strip("`*")
+            if current is None or current[0] != name or key in current[1]:
+                current = (name, {})
+                found.append(current)
+            if key:
+                current[1][key] = _cell_value(value, _type_of(tool, key))
+        return [ToolCall(name, arguments) for name, arguments in found]
+
+
+# -- ReAct -------------------------------------------------------------------------------------
+_ACTION = re.compile(r"^[ \t]*\**Action\**[ \t]*:[ \t]*[`*]*([^\s`*]+)[`*]*[ \t]*$", re.M | re.I)
+_INPUT = re.compile(r"\s*\**Action[ \t]+Input\**[ \t]*:[ \t]*", re.I)
+_OBSERVATION = re.compile(r"^[ \t]*\**Observation\**[ \t]*:", re.M | re.I)
+
+
+@register_protocol(
+    name="ReAct",
+    description=("The ReAct convention: an Action: line naming the tool and an Action Input: "
+                 "line holding the arguments as JSON."),
+    supports_parallel=False, structured=True, text_values=False,
+)
+class React(Protocol):
+    """``Thought: …`` / ``Action: tool_name`` / ``Action Input: {"param_name": "value"}``.
+
+    Reading stops at the first ``Observation:`` line (what follows is the model imagining the
+    result). An Action Input that is not a JSON object binds as text to the tool's only
+    parameter; otherwise it is a ``ParseError``. The protocol asks for one call per turn; the
+    writer still writes every call it is given, one Action block each.
+    """
+
+    instruction = ("Use this format: Thought: your reasoning, then Action: tool_name on its own "
+                   'line, then Action Input: the arguments as a JSON object such as '
+                   '{"param_name": "value"}; then stop and wait for the Observation.')
+
+    def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
+        """One Action block per call, a sentence for none."""
+        if not calls:
+            return ABSTENTION
+        return "\n".join(f"Thought: I should call {c.name}.\nAction: {c.name}\nAction Input: "
+                         f"{json.dumps(dict(c.arguments), ensure_ascii=False)}" for c in calls)
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The Action blocks of ``text`` before the first Observation."""
+        text, _ = strip_think(text)
+        first = _ACTION.search(text)
+        if first is None:
+            return []
+        stop = _OBSERVATION.search(text, first.end())
+        text = text[:stop.start()] if stop is not None else text
+        brackets = None
+        calls = []
+        for m in _ACTION.finditer(text):
+            name = m.group(1)
+            inp = _INPUT.match(text, m.end())
+            if inp is None:
+                calls.append(ToolCall(name, {}))
+                continue
+            pos = inp.end()
+            if text.startswith("{", pos):
+                brackets = brackets or match_brackets(text, "{[")
+                close = brackets.pairs.get(pos)
+                if close is None:
+                    raise ParseError(f"the Action Input of {name!r} never closes")
+                arguments = loads_loose(text[pos:close + 1])
+                if not isinstance(arguments, dict):
+                    raise ParseError(f"the Action Input of {name!r} is not an object")
+                calls.append(ToolCall(name, arguments))
+                continue
+            line_end = text.find("\n", pos)
+            raw = text[pos:line_end if line_end >= 0 else len(text)].strip()
+            tool = find_tool(name, toolset)
+            if not raw:
+                calls.append(ToolCall(name, {}))
+            elif tool is not None and len(tool.params) == 1:
+                p = tool.params[0]
+                calls.append(ToolCall(name, {p.name: unquote_value(raw, p.type)}))
+            else:
+                raise ParseError(f"the Action Input of {name!r} is not a JSON object")
+        return calls

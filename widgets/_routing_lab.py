@@ -1,0 +1,231 @@
+"""``RoutingLab``: the routing SIMULATION with sliders, its picture, and the missions."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import altair as alt
+import ipywidgets as widgets
+import numpy as np
+import pandas as pd
+
+from toolform.catalogue import MISSIONS, ROUTINGS, run_mission
+from toolform.catalogue import RoutingLab as Lab
+
+from ._html import error, esc, mark, table
+
+__all__ = ["RoutingLab"]
+
+#: The lab settings the sliders set, and the sweep of k the chart draws.
+LAB_SETTINGS = ("n_tools", "n_domains", "distinctiveness", "vagueness", "near_duplicates")
+SWEEP_KS = (1, 2, 4, 8, 16, 32, 64)
+
+
+def _plane(vectors: np.ndarray) -> np.ndarray:
+    """The vectors' first two principal components, for drawing (shape ``(n, 2)``)."""
+    centred = vectors - vectors.mean(axis=0)
+    _, _, axes = np.linalg.svd(centred, full_matrices=False)
+    return centred @ axes[:2].T
+
+
+class RoutingLab(widgets.VBox):
+    """Sliders over ``toolform.catalogue.RoutingLab`` — a SIMULATION: no model is asked anything.
+
+    Tools are vectors grouped into domains; a router shows the chooser all tools, the ``k``
+    nearest (``exact``) or the ``k`` nearest inside the nearest domains (``grouped``), and the
+    chooser's noise grows with what it reads. The panel shows one :meth:`RoutingLab.run
+    <toolform.catalogue.RoutingLab.run>` (success, recall, tokens and latency per simulated
+    request), success and recall against k (:meth:`~toolform.catalogue.RoutingLab.sweep`), and
+    the catalogue drawn by domain (its first two principal components). A mission sets the
+    catalogue; Play checks the chosen routing against its goals (``run_mission``).
+
+    Attributes
+    ----------
+    n_tools, n_domains, near_duplicates, k, groups : ipywidgets.IntSlider
+    distinctiveness, vagueness : ipywidgets.FloatSlider
+    routing : ipywidgets.ToggleButtons
+        ``all``, ``exact`` or ``grouped``.
+    merge : ipywidgets.Checkbox
+        Merge near duplicates into their originals (fixing the catalogue).
+    mission : ipywidgets.Dropdown
+        ``""`` for free play, or a mission id; a mission sets the catalogue sliders.
+    play_button : ipywidgets.Button
+    result, mission_view : ipywidgets.HTML
+    chart, picture : ipywidgets.Output
+        Success and recall against k; the tools by domain.
+    lab : toolform.catalogue.RoutingLab
+    run : pandas.DataFrame
+        The last run's row (``toolform.catalogue.LAB_COLUMNS``).
+    played : MissionResult or None
+    """
+
+    def __init__(self) -> None:
+        defaults = {name: p.default for name, p in inspect.signature(Lab).parameters.items()}
+        self._defaults = {name: defaults[name] for name in LAB_SETTINGS}
+        self.lab: Any = None
+        self.run: Any = None
+        self.played: Any = None
+        slider = {"continuous_update": False, "style": {"description_width": "110px"}}
+        self.n_tools = widgets.IntSlider(value=defaults["n_tools"], min=10, max=1000, step=10,
+                                         description="catalogue size", **slider)
+        self.n_domains = widgets.IntSlider(value=defaults["n_domains"], min=1, max=30,
+                                           description="domains", **slider)
+        self.distinctiveness = widgets.FloatSlider(value=defaults["distinctiveness"], min=0,
+                                                   max=2, step=0.05,
+                                                   description="distinctiveness", **slider)
+        self.vagueness = widgets.FloatSlider(value=defaults["vagueness"], min=0, max=1.5,
+                                             step=0.05, description="vagueness", **slider)
+        self.near_duplicates = widgets.IntSlider(value=defaults["near_duplicates"], min=0,
+                                                 max=200, description="near duplicates",
+                                                 **slider)
+        self.routing = widgets.ToggleButtons(options=ROUTINGS, value="exact",
+                                             description="strategy")
+        self.k = widgets.IntSlider(value=8, min=1, max=64, description="k", **slider)
+        self.groups = widgets.IntSlider(value=2, min=1, max=12, description="groups", **slider)
+        self.merge = widgets.Checkbox(value=False, description="merge near duplicates",
+                                      indent=False)
+        self.mission = widgets.Dropdown(
+            options=[("free play", "")] + [(m.title, m.id) for m in MISSIONS.values()],
+            value="", description="mission")
+        self.play_button = widgets.Button(description="Play", button_style="primary",
+                                          icon="flag-checkered")
+        self.status = widgets.HTML()
+        self.result = widgets.HTML()
+        self.mission_view = widgets.HTML()
+        self.chart = widgets.Output()
+        self.picture = widgets.Output()
+        self._catalogue = (self.n_tools, self.n_domains, self.distinctiveness, self.vagueness,
+                           self.near_duplicates)
+        super().__init__(children=[
+            widgets.HTML("<b>Routing lab — a simulation:</b> no model is asked; tools and "
+                         "requests are vectors (see <code>toolform.catalogue.RoutingLab</code>)."),
+            widgets.HBox([self.mission, self.play_button]), self.mission_view,
+            widgets.HBox([widgets.VBox(list(self._catalogue)),
+                          widgets.VBox([self.routing, self.k, self.groups, self.merge])]),
+            self.status, self.result, widgets.HBox([self.chart, self.picture]),
+        ])
+        for control in self._catalogue:
+            control.observe(lambda _: self.refresh(rebuild=True), names="value")
+        for control in (self.routing, self.k, self.groups, self.merge):
+            control.observe(lambda _: self.refresh(), names="value")
+        self.mission.observe(lambda _: self._on_mission(), names="value")
+        self.play_button.on_click(lambda _: self.play())
+        self._building = False
+        self.refresh(rebuild=True)
+
+    def __repr__(self) -> str:
+        return (f"RoutingLab(simulation, tools={self.n_tools.value}, routing="
+                f"{self.routing.value!r}, k={self.k.value}, mission={self.mission.value!r})")
+
+    # -- settings --------------------------------------------------------------------------------
+    def _choices(self) -> dict[str, Any]:
+        return {"routing": self.routing.value, "k": self.k.value, "groups": self.groups.value,
+                "merge_duplicates": self.merge.value}
+
+    def _on_mission(self) -> None:
+        mission = MISSIONS.get(self.mission.value)
+        settings = {**self._defaults, **(dict(mission.lab) if mission else {})}
+        self._building = True  # one rebuild for the whole set of sliders
+        for name in LAB_SETTINGS:
+            getattr(self, name).value = settings[name]
+            getattr(self, name).disabled = mission is not None
+        self.merge.disabled = mission is not None and "merge_duplicates" not in mission.choices
+        if self.merge.disabled:
+            self.merge.value = False
+        self._building = False
+        self.played = None
+        if mission is None:
+            self.mission_view.value = ""
+        else:
+            goals = [f"success ≥ {mission.min_success:g}%"]
+            if mission.max_tokens is not None:
+                goals.append(f"tokens ≤ {mission.max_tokens:,.0f}")
+            if mission.max_latency_s is not None:
+                goals.append(f"latency ≤ {mission.max_latency_s:g} s")
+            self.mission_view.value = (
+                f'<div class="toolform-mission"><b>{esc(mission.title)}</b>: '
+                f"{esc(mission.brief)}<br>Goal: {esc(', '.join(goals))}. You choose: "
+                f"{esc(', '.join(mission.choices))}.</div>")
+        self.refresh(rebuild=True)
+
+    # -- actions ---------------------------------------------------------------------------------
+    def refresh(self, *, rebuild: bool = False) -> None:
+        """Run the simulation for the current settings (rebuilding the catalogue if asked)."""
+        if self._building:
+            return
+        try:
+            if rebuild or self.lab is None:
+                self.lab = Lab(**{name: getattr(self, name).value for name in LAB_SETTINGS})
+            self.run = self.lab.run(**self._choices())
+            # showing all tools has no k: its curve is drawn for exact routing
+            sweep = self.lab.sweep(SWEEP_KS, routing=self.routing.value if
+                                   self.routing.value != "all" else "exact",
+                                   groups=self.groups.value, merge_duplicates=self.merge.value)
+        except Exception as exc:  # e.g. more near duplicates than tools
+            self.status.value = error(exc)
+            return
+        self.status.value = ""
+        row = self.run.iloc[0]
+        self.result.value = (
+            '<div class="toolform-routing">'
+            + table([[f"{row['success']:.1f}%", f"{row['recall']:.1f}%",
+                      f"{row['choice_accuracy']:.1f}%", f"{row['shown']:.1f}",
+                      f"{row['tokens']:,.0f}", f"{row['latency_s']:.2f} s"]],
+                    ["success", "recall (target shown)", "choice when shown", "tools read",
+                     "tool tokens", "latency"])
+            + f"<div><i>Simulated over {int(row['n_requests'])} requests.</i></div></div>")
+        if rebuild:
+            self._draw_picture()
+        self._draw_sweep(sweep)
+
+    def play(self) -> None:
+        """Play the chosen mission with the current routing choices and show its checks."""
+        mission = MISSIONS.get(self.mission.value)
+        if mission is None:
+            self.status.value = "Pick a mission first."
+            return
+        choices = {k: v for k, v in self._choices().items() if k in mission.choices}
+        self.played = run_mission(mission.id, **choices)
+        checks = "".join(f"<li>{esc(goal)}: {mark(ok)}</li>"
+                         for goal, ok in self.played.checks.items())
+        verdict = "Mission passed" if self.played.passed else "Not yet"
+        colour = "#137333" if self.played.passed else "#b00020"
+        self.status.value = (f"<div style='color: {colour}'><b>{verdict}</b> (simulation)</div>"
+                             f"<ul style='margin: 2px 0'>{checks}</ul>")
+
+    # -- pictures --------------------------------------------------------------------------------
+    def _draw_picture(self) -> None:
+        lab = self.lab
+        xy = _plane(lab.vectors)
+        points = pd.DataFrame({
+            "x": xy[:, 0], "y": xy[:, 1], "domain": lab.domain.astype(str),
+            "tool": np.arange(len(xy)),
+            "kind": np.where(lab.original == np.arange(len(xy)), "tool", "near duplicate"),
+        })
+        title = "Tools by domain (first two principal components)"
+        chart = alt.Chart(points, title=title).mark_point(filled=True, size=30).encode(
+            x=alt.X("x:Q", axis=None), y=alt.Y("y:Q", axis=None),
+            color=alt.Color("domain:N", legend=None),
+            shape=alt.Shape("kind:N", title=None),
+            tooltip=[alt.Tooltip("tool:Q"), alt.Tooltip("domain:N"), alt.Tooltip("kind:N")],
+        ).properties(width=300, height=260)
+        self.picture.outputs = ()
+        self.picture.append_display_data(chart)
+
+    def _draw_sweep(self, sweep: pd.DataFrame) -> None:
+        routed = sweep[sweep["routing"] != "all"].melt(
+            id_vars=["k"], value_vars=["success", "recall"], var_name="measure",
+            value_name="percent")
+        every = sweep[sweep["routing"] == "all"]["success"].iloc[0]
+        lines = alt.Chart(routed).mark_line(point=True).encode(
+            x=alt.X("k:Q", scale=alt.Scale(type="log", base=2), title="k (tools shown)"),
+            y=alt.Y("percent:Q", scale=alt.Scale(domain=[0, 100]), title="% of requests"),
+            color=alt.Color("measure:N", title=None))
+        level = pd.DataFrame({"percent": [every], "label": ["all tools shown"]})
+        rule = alt.Chart(level).mark_rule(strokeDash=[4, 3], color="gray").encode(
+            y="percent:Q", tooltip=["label:N"])
+        chart = (lines + rule).properties(width=300, height=260,
+                                          title="Success and recall against k (simulation)")
+        self.chart.outputs = ()
+        self.chart.append_display_data(chart)
