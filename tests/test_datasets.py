@@ -162,3 +162,33 @@ def test_build_reproduces_the_packaged_files(tmp_path):
     for name in EXPECTED:
         built = (tmp_path / f"{name.split('/')[1]}.jsonl").read_bytes()
         assert built == (ROOT / f"{name}.jsonl").read_bytes(), name
+
+
+MORE_BFCL = {"bfcl/parallel": 200, "bfcl/parallel_multiple": 198, "bfcl/irrelevance": 240,
+             "bfcl/live_simple": 258, "bfcl/live_multiple": 1051}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_BFCL))
+def test_more_bfcl_categories(name):
+    ds = load_dataset(name)
+    assert len(ds) == MORE_BFCL[name]
+    assert len({r.id for r in ds}) == len(ds)
+    for request in ds:
+        assert request.text.strip()
+        for call in request.gold:
+            tool = request.toolset[call.name]
+            assert all(tool.param(arg) is not None for arg in call.accepted)
+    if name == "bfcl/irrelevance":
+        assert all(r.gold == () for r in ds)
+    else:
+        assert all(r.gold for r in ds)
+    if name == "bfcl/parallel":
+        assert sum(len(r.gold) for r in ds) == 540
+
+
+def test_known_source_errors_are_left_out_and_system_messages_kept():
+    ids = {r.id for r in load_dataset("bfcl/parallel_multiple")}
+    assert "parallel_multiple_11" in ids and "parallel_multiple_12" not in ids
+    with_system = [r for r in load_dataset("bfcl/live_simple") if r.system]
+    assert len(with_system) == 11
+    assert Request.from_dict(with_system[0].to_dict()) == with_system[0]

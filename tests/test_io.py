@@ -319,6 +319,17 @@ def test_bfcl_cannot_be_exported():
 TOO_DEEP = "$.tools[0].inputSchema" + ".properties.a" * 65
 MALFORMED = [
     # file, kind, tool, path, message fragment
+    ("bad_mcp_name_not_string.json", None, "#0", "$.tools[0].name", "non-empty string"),
+    ("bad_mcp_enum_not_list.json", None, "search", "$.tools[0].inputSchema.properties.mode.enum",
+     "must be a JSON array"),
+    ("bad_mcp_max_items_string.json", None, "search",
+     "$.tools[0].inputSchema.properties.tags.maxItems", "non-negative integer"),
+    ("bad_openai_parameters_not_object.json", None, "search", "$[0].function.parameters",
+     "must be a JSON object"),
+    ("bad_anthropic_duplicate_in_second.json", None, "a", "$[2].name", "first at $[0].name"),
+    ("bad_mcp_truncated.json", None, None, "$", "invalid JSON"),
+    ("bad_bfcl_required_not_list.json", None, "calc", "$[0].parameters.required",
+     "must be a JSON array"),
     ("bad_json_syntax.json", None, None, "$", "line 1 column 15"),
     ("bad_not_utf8.json", None, None, "$", "not UTF-8"),
     ("bad_empty_file.json", None, None, "$", "line 1 column 1"),
@@ -389,7 +400,7 @@ MALFORMED = [
 
 
 def test_every_malformed_fixture_is_checked():
-    assert len(MALFORMED) >= 20
+    assert len(MALFORMED) + len(list(FIXTURES.glob("ok_*.json"))) >= 50  # the corpus size
     assert {name for name, *_ in MALFORMED} == {p.name for p in FIXTURES.glob("bad_*.json")}
 
 

@@ -8,15 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 # the lead adds these to toolform/protocols/__init__.py; imported here so they register
 from toolform.protocols import _code_calls, _json_calls, _tag_calls, _text_calls  # noqa: F401
 from toolform.errors import ParseError
-from toolform.ir import ToolCall
+from toolform.ir import GoldCall, ToolCall, Toolset, TypeIR
 from toolform.protocols import get_protocol, parse_reply, protocol_ids
-from toolform.protocols._common import coerce_text, text_of
+from toolform.protocols._code_calls import _field_type
+from toolform.protocols._common import coerce_value, text_of
 
 from test_protocols import (HAND_CALLS, PARIS, TOOLS, _TEXT, _XML_TEXT, arguments_for,
                             same_calls)
@@ -67,14 +69,25 @@ def _drop_nulls(value: Any) -> Any:
     return value
 
 
-def _untyped_leaves(value: Any) -> Any:
-    """A free-form object as url_call returns it: non-empty objects flattened, leaves text."""
+def _fits(value: Any, t: TypeIR | None) -> bool:
+    return t is not None and Draft202012Validator(t.to_json_schema()).is_valid(value)
+
+
+def _text_back(value: Any, t: TypeIR | None) -> Any:
+    """A value as a text-valued protocol gives it back: unchanged when it fits its declared
+    type; else (mistyped, or untyped) its text typed by the schema."""
+    return value if _fits(value, t) else coerce_value(text_of(value), t)
+
+
+def _url_back(value: Any, t: TypeIR | None) -> Any:
+    """As ``_text_back``, leaf by leaf through a flattened (non-empty) object."""
     if isinstance(value, dict) and value:
-        return {k: _untyped_leaves(v) for k, v in value.items()}
-    return coerce_text(text_of(value), None)
+        return {k: _url_back(v, _field_type(t, k)) for k, v in value.items()}
+    return _text_back(value, t)
 
 
-def expected(protocol_id: str, calls: list[ToolCall]) -> list[ToolCall]:
+def expected(protocol_id: str, calls: list[ToolCall], toolset: Toolset = TOOLS
+             ) -> list[ToolCall]:
     """The calls a round trip gives back, applying only the losses ``cannot_carry`` declares."""
     lost = set(get_protocol(protocol_id).cannot_carry)
     out = []
@@ -84,18 +97,20 @@ def expected(protocol_id: str, calls: list[ToolCall]) -> list[ToolCall]:
             args = _drop_nulls(args)
         if "empty_strings" in lost:
             args = {k: v for k, v in args.items() if v != ""}
-        if "untyped_values" in lost and protocol_id == "url_call":
-            tool = TOOLS.get(call.name)
-            for p in tool.params if tool else ():
-                if p.name in args and p.type.kind == "object" and not p.type.fields:
-                    args[p.name] = _untyped_leaves(args[p.name])
+        tool = toolset.get(call.name)
+        if "mistyped_values" in lost and tool is not None:
+            back = _url_back if "dotted_keys" in lost else _text_back
+            for p in tool.params:
+                if p.name in args:
+                    args[p.name] = back(args[p.name], p.type)
         out.append(ToolCall(call.name, args))
     return out
 
 
-def roundtrip(protocol_id: str, calls: list[ToolCall]) -> list[ToolCall]:
+def roundtrip(protocol_id: str, calls: list[ToolCall], toolset: Toolset = TOOLS
+              ) -> list[ToolCall]:
     protocol = get_protocol(protocol_id).protocol
-    return protocol.parse(protocol.write(calls, TOOLS), TOOLS)
+    return protocol.parse(protocol.write(calls, toolset), toolset)
 
 
 def test_declared_losses():
@@ -120,6 +135,46 @@ def test_round_trip_hand_calls(protocol_id):
     for calls in _single(protocol_id):
         got = roundtrip(protocol_id, calls)
         assert same_calls(got, expected(protocol_id, calls)), (protocol_id, calls, got)
+
+
+DATASETS = Path(__file__).resolve().parent.parent / "datasets"
+
+
+def _dataset_cases() -> list[tuple[str, Toolset, list[ToolCall]]]:
+    """Every request of the generated tasks (tiers 1 to 5) and of the BFCL sets, with its gold
+    calls as concrete calls (the first acceptable value of each argument)."""
+    shared = Toolset.from_json((DATASETS / "generated" / "toolset.json").read_text("utf-8"))
+    cases = []
+    for path in [DATASETS / "generated" / "tasks.jsonl", *sorted((DATASETS / "bfcl").glob(
+            "*.jsonl"))]:
+        for line in path.read_text("utf-8").splitlines():
+            row = json.loads(line)
+            tools = shared if isinstance(row["tools"], str) else Toolset.from_dict(row["tools"])
+            calls = [GoldCall.from_dict(g).first_call() for g in row["gold"]]
+            if calls:
+                cases.append((row["id"], tools, calls))
+    return cases
+
+
+CASES = _dataset_cases()
+
+
+def test_dataset_cases_cover_every_tier_and_bfcl():
+    ids = {case_id.split("_")[0] for case_id, _, _ in CASES}
+    assert {"gen", "simple", "multiple"} <= ids and len(CASES) >= 800
+
+
+@pytest.mark.parametrize("protocol_id", MORE)
+def test_round_trip_dataset_gold_calls(protocol_id):
+    parallel = get_protocol(protocol_id).supports_parallel
+    failures = []
+    for case_id, tools, calls in CASES:
+        groups = [calls] if parallel else [[c] for c in calls]
+        for group in groups:
+            got = roundtrip(protocol_id, group, tools)
+            if not same_calls(got, expected(protocol_id, group, tools)):
+                failures.append((case_id, group, got))
+    assert not failures, failures[:3]
 
 
 def test_lossy_protocols_do_lose_what_they_declare():

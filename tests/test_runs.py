@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import threading
@@ -180,3 +181,53 @@ def test_paired_bootstrap():
     assert paired_bootstrap([True] * 10, [False] * 5 + [True] * 5, seed=3) == (diff, lo, hi)
     with pytest.raises(ValueError):
         paired_bootstrap([True], [True, False])
+
+
+def test_end_state_column_runs_generated_executors():
+    from toolform.generator import generated_tasks
+
+    tasks = [t for t in generated_tasks(0) if t.gold][:6]
+    assert all(t.toolset.executors for t in tasks)
+
+    class GoldThenWrong(ScriptedClient):
+        """The gold call for even turns, a call with a changed argument value for odd ones."""
+
+        def __init__(self):
+            self.answers = {}
+            for i, task in enumerate(tasks):
+                call = task.gold[0].first_call()
+                if i % 2:
+                    name, value = next(iter(call.arguments.items()))
+                    changed = value + 1 if isinstance(value, int) and not isinstance(value, bool) \
+                        else f"{value}-changed"
+                    call = ToolCall(call.name, {**call.arguments, name: changed})
+                self.answers[task.text] = call
+            self.calls, self.lock = 0, threading.Lock()
+
+        def complete(self, messages, **kw):
+            call = self.answers[messages[-1]["content"]]
+            text = get_protocol("json_object").protocol.write([call], tasks[0].toolset)
+            return Completion(text=text, tool_calls=None, prompt_tokens=1, completion_tokens=1,
+                              latency_s=0.0, model="scripted", finish_reason="stop")
+
+    frame = run_cells([Cell("json_minimal")], tasks, GoldThenWrong(), progress=False)
+    assert frame["correct_end_state"].tolist()[0::2] == [True] * 3
+    assert frame["correct_end_state"].tolist() == frame["correct_main"].tolist()
+    plain = run_cells([Cell("json_minimal")], make_requests(1), ScriptedClient(make_requests(1)),
+                      progress=False)
+    assert plain["correct_end_state"].isna().all()
+
+
+def test_a_request_system_message_goes_ahead_of_the_tool_prompt():
+    seen = []
+
+    class Recording(ScriptedClient):
+        def complete(self, messages, **kw):
+            seen.append(messages)
+            return super().complete(messages, **kw)
+
+    request = dataclasses.replace(make_requests(1)[0], system="You are a travel agent.")
+    run_cells([Cell("json_schema_openai")], [request], Recording([request]), progress=False)
+    system = seen[0][0]["content"]
+    assert system.startswith("You are a travel agent.\n\nYou have access to the following tools.")
+    assert seen[0][1] == {"role": "user", "content": "request 0"}

@@ -15,7 +15,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import toolform.widgets as tw
-from toolform.abtest import CORE_FORMATS, ab_test
+from toolform.abtest import CORE_FORMATS, RECORDED_AB_DATASETS, ab_test, recorded_ab_client
 from toolform.catalogue import (MISSIONS, Retriever, TwoStage, fit_to_budget, plan_catalogue,
                                 run_mission)
 from toolform.catalogue import RoutingLab as Lab
@@ -536,3 +536,16 @@ def test_routing_lab_missions_set_the_catalogue_and_check_the_goal():
     assert lab.merge.disabled and lab.merge.value is False and lab.n_tools.value == 900
     lab.mission.value = ""
     assert not lab.n_tools.disabled and lab.n_tools.value == 300
+
+
+def test_ab_panel_defaults_replay_the_committed_local_model_cassette():
+    panel = ABTestPanel(poll_s=0.05)
+    assert panel.model_source.value == "replay" and panel.datasets.value == RECORDED_AB_DATASETS
+    panel.n.value = 5
+    panel.start_button.click()
+    result = panel.wait(120)
+    expected = ab_test([load_dataset(n) for n in RECORDED_AB_DATASETS], recorded_ab_client(),
+                       n=5, progress=False)
+    assert result.turns["error"].isna().all()  # every turn was recorded
+    assert result.table().equals(expected.table())
+    assert result.summary() in text_of(panel.status.value)

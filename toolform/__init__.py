@@ -27,6 +27,9 @@ _LAZY = {
     "run_cells": "toolform.runs",
     "ab_test": "toolform.abtest",
     "recommend": "toolform.advisor",
+    "plan_catalogue": "toolform.catalogue",
+    "retrieve": "toolform.catalogue",
+    "scan_toolset": "toolform.guard",
     "load_evidence": "toolform.evidence",
 }
 

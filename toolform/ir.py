@@ -541,6 +541,9 @@ class Request:
         The dataset category (``"simple_python"``, ``"multiple"``...).
     source : str
         Where the request comes from (dataset name and version).
+    system : str
+        A system message the source puts before the request (BFCL's live categories), shown
+        ahead of the tool prompt; "" for none.
     """
 
     id: str
@@ -549,12 +552,16 @@ class Request:
     gold: tuple[GoldCall, ...] = ()
     category: str = ""
     source: str = ""
+    system: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """One dataset JSONL line (see ``datasets/README.md``)."""
-        return {"id": self.id, "category": self.category, "source": self.source,
-                "request": self.text, "tools": self.toolset.to_dict(),
-                "gold": [g.to_dict() for g in self.gold]}
+        out = {"id": self.id, "category": self.category, "source": self.source,
+               "request": self.text, "tools": self.toolset.to_dict(),
+               "gold": [g.to_dict() for g in self.gold]}
+        if self.system:
+            out["system"] = self.system
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], toolset: Toolset | None = None) -> Request:
@@ -564,4 +571,5 @@ class Request:
                    toolset=toolset if toolset is not None else
                    Toolset.from_dict(data["tools"], source=data["id"]),
                    gold=tuple(GoldCall.from_dict(g) for g in data.get("gold", ())),
-                   category=data.get("category", ""), source=data.get("source", ""))
+                   category=data.get("category", ""), source=data.get("source", ""),
+                   system=data.get("system", ""))

@@ -80,6 +80,8 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("correct_main", "boolean", "", "correct under the main rule"),
     ("correct_symmetric", "boolean", "", "correct under the symmetric rule"),
     ("correct_as_written", "boolean", "", "correct under the as-written rule"),
+    ("correct_end_state", "boolean", "",
+     "running the calls leaves the gold call's end state (tools with generator executors; else NA)"),
     ("tool_correct", "boolean", "", "the right tools were called (main rule's calls)"),
     ("schema_valid", "boolean", "", "every call validates against its tool's schema"),
     ("reason", "string", "", "why the main-rule verdict failed"),
@@ -157,12 +159,17 @@ def _run_turn(cell: Cell, request: Request, client: Any, max_tokens: int) -> dic
     try:
         prompt = render(request.toolset, cell.format_id, cell.protocol_id, request.text)
         row["schema_tokens"] = prompt.schema_tokens
-        completion = client.complete(prompt.messages, max_tokens=max_tokens, temperature=0.0,
+        messages = prompt.messages
+        if request.system:  # the source's own system message goes ahead of the tool prompt
+            messages = [{"role": "system", "content": f"{request.system}\n\n{messages[0]['content']}"},
+                        *messages[1:]]
+        completion = client.complete(messages, max_tokens=max_tokens, temperature=0.0,
                                      tools=prompt.api_tools)
     except Exception as exc:  # a render or server failure becomes a row, never a lost turn
         row.update(reply="", calls=[], n_calls=0, parsed_strict=False, parsed_lenient=False,
                    lenient_protocol=None, format_compliant=False, renested=False,
-                   resolved_names=[], issues=[], tool_correct=False, schema_valid=False,
+                   resolved_names=[], issues=[], correct_end_state=None, tool_correct=False,
+                   schema_valid=False,
                    reason="", prompt_tokens=None, completion_tokens=None, latency_s=None,
                    error=f"{type(exc).__name__}: {exc}",
                    **{f"correct_{rule}": False for rule in RULES})
@@ -176,12 +183,23 @@ def _run_turn(cell: Cell, request: Request, client: Any, max_tokens: int) -> dic
         parsed_lenient=parsed.parsed_lenient, lenient_protocol=parsed.lenient_protocol,
         format_compliant=parsed.format_compliant, renested=parsed.renested,
         resolved_names=[list(r) for r in parsed.resolved_names], issues=list(parsed.issues),
-        tool_correct=main.tool_correct, schema_valid=main.schema_valid, reason=main.reason,
+        correct_end_state=_end_state(parsed.calls, request), tool_correct=main.tool_correct, schema_valid=main.schema_valid, reason=main.reason,
         prompt_tokens=completion.prompt_tokens, completion_tokens=completion.completion_tokens,
         latency_s=completion.latency_s, error=None,
         **{f"correct_{rule}": v.correct for rule, v in verdicts.items()},
     )
     return row
+
+
+def _end_state(calls: Sequence[Any], request: Request) -> bool | None:
+    """End-state grading when every tool has a generator executor (a simulated world); None
+    (NA) for toolsets without executors, which cannot be run."""
+    from .generator import Executor, end_state_correct
+
+    executors = request.toolset.executors
+    if not executors or not all(isinstance(e, Executor) for e in executors.values()):
+        return None
+    return end_state_correct(list(calls), request.gold, request.toolset)
 
 
 def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *,

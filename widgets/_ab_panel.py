@@ -116,7 +116,7 @@ class ABTestPanel(widgets.VBox):
         self.resume_button = widgets.Button(description="Resume", icon="forward")
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="turns")
         self.status = widgets.HTML()
-        self.table = widgets.HTML()
+        self.table = widgets.HTML(layout=widgets.Layout(width="98%"))
         self.chart = widgets.Output()
         self._live = widgets.VBox([self.base_url, self.api_key, self.record])
         if client is None:
@@ -224,8 +224,7 @@ class ABTestPanel(widgets.VBox):
         self._worker = threading.Thread(target=self._work, args=args, daemon=True,
                                         name="toolform-ab-run")
         self._poller = threading.Thread(target=self._poll, args=(path, self.seed.value),
-                                        daemon=True,
-                                        name="toolform-ab-poll")
+                                        daemon=True, name="toolform-ab-poll")
         self._worker.start()
         self._poller.start()
 
@@ -268,7 +267,8 @@ class ABTestPanel(widgets.VBox):
             self._ended = self._ended or final
             self._shown = len(result.turns)
             self.progress.value = min(self._shown, self.progress.max)
-            self.table.value = frame_table(result.table())
+            self.table.value = (f'<div style="overflow-x: auto">{frame_table(result.table())}'
+                                "</div>")
             self.chart.outputs = ()
             self.chart.append_display_data(result.chart())
 

@@ -20,6 +20,8 @@ DEFAULT_DATASET = "mcp/catalogue"
 
 #: Ranked tools listed beyond the ``k`` a retrieval keeps, to show what just missed.
 _EXTRA_RANKS = 4
+#: Dropped tools listed by the budget view (the rest are counted).
+_DROPPED_ROWS = 12
 
 
 class CataloguePlanner(widgets.VBox):
@@ -57,6 +59,8 @@ class CataloguePlanner(widgets.VBox):
     context_tokens, budget_tokens : ipywidgets.IntText
         The model's context window and the per-turn tool budget, in tokens (0: not set).
     plan_view, ranking, budget_view, selection : ipywidgets.HTML
+        One tab each in :attr:`tabs`.
+    tabs : ipywidgets.Tab
     plan : CataloguePlan or None
     fit : BudgetFit or None
     """
@@ -80,20 +84,21 @@ class CataloguePlanner(widgets.VBox):
         self.context_tokens = widgets.IntText(value=0, description="context")
         self.budget_tokens = widgets.IntText(value=0, description="budget")
         self.status = widgets.HTML()
-        self.plan_view = widgets.HTML()
-        self.ranking = widgets.HTML()
-        self.budget_view = widgets.HTML()
-        self.selection = widgets.HTML()
+        # a set width, so long text wraps and wide tables scroll inside the tab
+        self.plan_view, self.ranking, self.budget_view, self.selection = (
+            widgets.HTML(layout=widgets.Layout(width="98%")) for _ in range(4))
         source = []
         if self._dataset is not None:
             self.request.options = [(f"{r.id}: {r.text[:70]}", r.id) for r in self._dataset]
             self.request.value = self._dataset[0].id
             source = [self.request]
+        self.tabs = widgets.Tab(children=[self.plan_view, self.ranking, self.budget_view,
+                                          self.selection],
+                                titles=("Plan", "Retrieval", "Budget fit", "Two-stage"))
         super().__init__(children=[
             *source, self.query,
             widgets.HBox([self.format, self.method, self.k]),
-            widgets.HBox([self.context_tokens, self.budget_tokens]), self.status,
-            self.plan_view, self.ranking, self.budget_view, self.selection,
+            widgets.HBox([self.context_tokens, self.budget_tokens]), self.status, self.tabs,
         ])
         self.request.observe(self._on_request, names="value")
         for control in (self.query, self.format, self.method, self.k, self.context_tokens,
@@ -140,8 +145,10 @@ class CataloguePlanner(widgets.VBox):
             f'<div class="toolform-plan"><h4 style="margin: 4px 0">Plan: '
             f"<code>{esc(plan.strategy)}</code></h4><div>{len(self.toolset)} tools, "
             f"{plan.schema_tokens:,} tokens in {esc(plan.format_id)}. {esc(plan.reason)}</div>"
-            f"{frame_table(plan.evidence_frame().dropna(axis=1, how='all'), float_format='{:.2f}')}"
-            "</div>")
+            + table([[e.table, ", ".join(e.source),
+                      "; ".join(f"{k} = {v}" for k, v in e.row.items() if v is not None)]
+                     for e in plan.evidence], ["evidence table", "source", "row"])
+            + "</div>")
         gold = self._gold()
         rows = []
         for rank, (name, score) in enumerate(ranked[:self.k.value + _EXTRA_RANKS], start=1):
@@ -161,13 +168,15 @@ class CataloguePlanner(widgets.VBox):
         else:
             fit = self.fit
             dropped = fit.dropped_frame()
+            more = len(dropped) - _DROPPED_ROWS
             self.budget_view.value = (
                 f'<div class="toolform-budget"><h4 style="margin: 4px 0">Budget fit: '
                 f"{'fits' if fit.fits else 'does not fit'}</h4><div>{fit.tokens_before:,} → "
                 f"{fit.tokens_after:,} tokens (budget {fit.budget_tokens:,}) in "
                 f"{esc(fit.format_id)}; {len(fit.toolset)} of {len(self.toolset)} tools kept; "
                 f"steps: {esc(', '.join(fit.steps))}.</div>"
-                + (frame_table(dropped) if len(dropped) else "") + "</div>")
+                + (frame_table(dropped.head(_DROPPED_ROWS)) if len(dropped) else "")
+                + (f"<div>… and {more} more dropped</div>" if more > 0 else "") + "</div>")
         messages = TwoStage(self.toolset).selection_messages(query)
         self.selection.value = (
             '<div class="toolform-two-stage"><h4 style="margin: 4px 0">Two-stage: the first '

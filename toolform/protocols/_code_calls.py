@@ -4,7 +4,7 @@ Every parser here reads by hand-written scanners or ``ast.parse`` (never ``eval`
 family (``python_list_call``, ``bfcl_python_list``, ``python_tag``, ``bracket_call``) reuses the
 call reader of ``python_call``; the others each scan their own small grammar and type values
 either from their literal syntax or, for the text-valued ones (``cli_call``, ``url_call``),
-from the tool's schema (:func:`~toolform.protocols._common.coerce_text`).
+from the tool's schema (:func:`~toolform.protocols._common.coerce_value`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote_plus
 
 from ..errors import ParseError
 from ..ir import ToolCall, ToolIR, Toolset, TypeIR
-from ._common import (MAX_DEPTH, code_fences, coerce_text, find_tool, json_at, json_fragments,
+from ._common import (MAX_DEPTH, code_fences, coerce_value, find_tool, json_at, json_fragments,
                       match_brackets, quote_if_needed, strip_think, tag_bodies, text_of,
                       unquote_value)
 from ._json import ABSTENTION, calls_from_value
@@ -361,7 +361,7 @@ def _cli_call(words: list[tuple[str, bool]], toolset: Toolset) -> ToolCall | Non
             i += 1
             continue
         key = _declared_key(tool, key)
-        arguments[key] = coerce_text(value, _param_type(tool, key))
+        arguments[key] = coerce_value(value, _param_type(tool, key))
     return ToolCall(name, arguments)
 
 
@@ -398,8 +398,10 @@ class CliCall(Protocol):
         lines = []
         for call in calls:
             parts = [_sh_quote(call.name)]
+            tool = toolset.get(call.name)
             for key, value in call.arguments.items():
-                if value is True:
+                t = _param_type(tool, key)
+                if value is True and (t is None or t.kind == "boolean"):
                     parts.append(f"--{key}")
                 else:
                     parts.append(f"--{key} {_sh_quote(text_of(value))}")
@@ -836,9 +838,11 @@ def _flatten(prefix: str, value: Any, out: list[tuple[str, str]]) -> None:
 
 
 def _field_type(t: TypeIR | None, key: str) -> TypeIR | None:
-    if t is None or t.kind != "object":
+    """The type of field ``key`` of object type ``t`` (or of a union's object options)."""
+    if t is None:
         return None
-    return next((f.type for f in t.fields if f.name == key), None)
+    objects = [t] if t.kind == "object" else [o for o in t.options if o.kind == "object"]
+    return next((f.type for o in objects for f in o.fields if f.name == key), None)
 
 
 def _url_arguments(query: str, tool: ToolIR | None) -> dict[str, Any]:
@@ -861,7 +865,7 @@ def _url_arguments(query: str, tool: ToolIR | None) -> dict[str, Any]:
         leaf_t = _param_type(tool, path[0])
         for part in path[1:]:
             leaf_t = _field_type(leaf_t, part)
-        node[path[-1]] = coerce_text(value, leaf_t)
+        node[path[-1]] = coerce_value(value, leaf_t)
     return arguments
 
 
@@ -963,10 +967,10 @@ class _SexprScan(_Scan):
         if word is None:
             raise ParseError(f"expected a value at offset {self.pos}")
         lisp = {"t": "true", "nil": "null", "#t": "true", "#f": "false"}.get(word, word)
-        if t is None:
-            found = json_at(lisp, 0)
-            return found[0] if found is not None and found[1] == len(lisp) else word
-        return coerce_text(lisp, t)
+        found = json_at(lisp, 0)  # a number or true/false/null keeps its literal type
+        if found is not None and found[1] == len(lisp):
+            return found[0]
+        return word if t is None else coerce_value(lisp, t)
 
 
 def _sexpr_calls(text: str, toolset: Toolset) -> list[ToolCall]:

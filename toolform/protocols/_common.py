@@ -844,7 +844,8 @@ def unquote_value(raw: str, t: TypeIR | None) -> Any:
     """Read a value written by :func:`quote_if_needed` and type it by ``t``.
 
     A whole JSON string literal gives its content (kept a string for a string or undeclared
-    type, else typed by :func:`coerce_text`); any other text is typed by :func:`coerce_text`.
+    type, else typed by :func:`coerce_value`); any other text is typed by
+    :func:`coerce_value`.
     """
     s = raw.strip()
     if len(s) >= 2 and s[0] == '"' and s[-1] == '"':
@@ -854,8 +855,29 @@ def unquote_value(raw: str, t: TypeIR | None) -> Any:
             if t is None or t.kind in ("any", "string") or (
                     t.kind == "enum" and t.enum_base() == "string"):
                 return inner
-            return coerce_text(inner, t)
-    return coerce_text(s, t)
+            return coerce_value(inner, t)
+    return coerce_value(s, t)
 
 
-__all__ += ["json_at", "quote_if_needed", "tag_bodies", "unquote_value"]
+def coerce_value(text: str, t: TypeIR | None) -> Any:
+    """:func:`coerce_text`, except that JSON object or array text given for a ``union`` with
+    an object or array option is read as that JSON first.
+
+    (``coerce_text`` tries a union's options in order with string-like ones last, but a
+    string ``enum`` option accepts any text, so ``{"warehouse": …}`` for ``enum | object``
+    would stay a string.)
+    """
+    if t is not None and t.kind == "union":
+        s = text.strip()
+        if s[:1] in ("{", "[") and any(o.kind in ("object", "array") for o in t.options):
+            try:
+                value = loads_loose(s)
+            except ParseError:
+                value = None
+            wanted = {"object": dict, "array": list}
+            if any(o.kind in wanted and isinstance(value, wanted[o.kind]) for o in t.options):
+                return value
+    return coerce_text(text, t)
+
+
+__all__ += ["coerce_value", "json_at", "quote_if_needed", "tag_bodies", "unquote_value"]

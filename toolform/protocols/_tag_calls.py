@@ -18,7 +18,7 @@ from defusedxml import DefusedXmlException
 
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
-from ._common import code_fences, coerce_text, find_tool, loads_loose, strip_think, tag_bodies
+from ._common import code_fences, coerce_value, find_tool, loads_loose, strip_think, tag_bodies
 from ._json import ABSTENTION
 from ._registry import Protocol, register_protocol
 from ._xml import _DTD, _RAW_AMP, _RAW_LT, _element_value, _text
@@ -42,7 +42,7 @@ def _function_body(name: str, body: str, toolset: Toolset) -> dict[str, Any]:
             value = m.group(2)
             value = value[1:] if value.startswith("\n") else value
             value = value[:-1] if value.endswith("\n") else value
-            arguments[key] = coerce_text(value, declared.type if declared else None)
+            arguments[key] = coerce_value(value, declared.type if declared else None)
         return arguments
     fences = code_fences(body)
     if fences:
@@ -112,7 +112,10 @@ def _read_call_element(document: str, toolset: Toolset) -> ToolCall:
     for child in root:
         key = child.tag
         declared = tool.param(key) if tool is not None else None
-        arguments[key] = _element_value(child, declared.type if declared else None, 1)
+        t = declared.type if declared else None
+        # a text-only child is typed here so a union with an object option reads JSON text
+        arguments[key] = (coerce_value(child.text or "", t) if len(child) == 0
+                          else _element_value(child, t, 1))
     return ToolCall(name, arguments)
 
 

@@ -21,7 +21,7 @@ import yaml
 
 from ..errors import ParseError
 from ..ir import ToolCall, ToolIR, Toolset, TypeIR
-from ._common import (MAX_DEPTH, check_depth, code_fences, coerce_text, find_tool, loads_loose,
+from ._common import (MAX_DEPTH, check_depth, code_fences, coerce_value, find_tool, loads_loose,
                       match_brackets, quote_if_needed, strip_think, text_of, to_json_value,
                       unquote_value)
 from ._json import ABSTENTION, calls_from_value
@@ -79,7 +79,8 @@ class NlIntentStructured(Protocol):
     """``Use tool_name with city = "Paris", days = 3.``, one line per call.
 
     Only lines that start with ``Use`` (a bullet or number before it allowed) are read, by
-    the ``nl_intent`` adapter (value rules in :mod:`toolform.protocols._prose`). Never raises.
+    the ``nl_intent`` adapter (value rules in :mod:`toolform.protocols._prose`); JSON text
+    for a union parameter with an object or array option is read as JSON. Never raises.
     ``cannot_carry`` is ``nl_intent``'s.
     """
 
@@ -99,8 +100,20 @@ class NlIntentStructured(Protocol):
     def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
         """The ``Use`` lines of ``text`` as calls."""
         text, _ = strip_think(text)
-        return [c for m in _USE_LINE.finditer(text)
+        return [_union_json(c, toolset) for m in _USE_LINE.finditer(text)
                 for c in _Reader(m.group(1), toolset).calls()]
+
+
+def _union_json(call: ToolCall, toolset: Toolset) -> ToolCall:
+    """Read JSON text left as a string for a union parameter with an object or array option
+    (see :func:`~toolform.protocols._common.coerce_value`)."""
+    tool = find_tool(call.name, toolset)
+    fixed = {}
+    for key, value in call.arguments.items():
+        t = _type_of(tool, key)
+        fixed[key] = (coerce_value(value, t) if isinstance(value, str) and t is not None
+                      and t.kind == "union" else value)
+    return ToolCall(call.name, fixed)
 
 
 # -- key-value lines ---------------------------------------------------------------------------
@@ -149,7 +162,7 @@ class KeyValueCall(Protocol):
                 kv = _KV_LINE.match(line)
                 if not line.strip() or kv is None or _TOOL_LINE.match(line):
                     break
-                key = kv.group(1).strip("`*_ ")
+                key = kv.group(1).strip("`* ")
                 arguments[key] = unquote_value(kv.group(2), _type_of(tool, key))
             calls.append(ToolCall(name, arguments))
         return calls
@@ -451,7 +464,7 @@ class CsvCall(Protocol):
                 if len(values) > len(tool.params):
                     raise ParseError(f"{row[0].strip()}: {len(values)} values for "
                                      f"{len(tool.params)} parameters")
-                arguments = {p.name: coerce_text(v, p.type)
+                arguments = {p.name: coerce_value(v, p.type)
                              for p, v in zip(tool.params, values) if v != ""}
                 calls.append(ToolCall(row[0].strip(), arguments))
         return calls
