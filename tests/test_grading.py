@@ -272,3 +272,13 @@ def test_unknown_rule_and_bad_calls_raise():
         grade([], [], TOOLS, rule="strict")
     with pytest.raises(GradingError, match="ParsedReply or a sequence"):
         grade("get_time()", [], TOOLS)
+
+
+def test_text_value_of_an_enum_or_object_union_becomes_the_object():
+    from toolform.protocols._common import coerce_text
+
+    delivery = TypeIR("union", options=(
+        TypeIR("enum", values=("pickup", "standard")),
+        TypeIR("object", fields=(ParamIR("street", TypeIR("string")),))))
+    assert coerce_text('{"street": "Main St"}', delivery) == {"street": "Main St"}
+    assert coerce_text("pickup", delivery) == "pickup"

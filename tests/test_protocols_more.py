@@ -152,7 +152,7 @@ def _dataset_cases() -> list[tuple[str, Toolset, list[ToolCall]]]:
             tools = shared if isinstance(row["tools"], str) else Toolset.from_dict(row["tools"])
             calls = [GoldCall.from_dict(g).first_call() for g in row["gold"]]
             if calls:
-                cases.append((row["id"], tools, calls))
+                cases.append((row["category"], tools, calls))
     return cases
 
 
@@ -160,20 +160,21 @@ CASES = _dataset_cases()
 
 
 def test_dataset_cases_cover_every_tier_and_bfcl():
-    ids = {case_id.split("_")[0] for case_id, _, _ in CASES}
-    assert {"gen", "simple", "multiple"} <= ids and len(CASES) >= 800
+    categories = {category for category, _, _ in CASES}
+    assert {f"tier{n}_clear" for n in range(1, 6)} <= categories
+    assert {"simple_python", "multiple"} <= categories and len(CASES) >= 800
 
 
 @pytest.mark.parametrize("protocol_id", MORE)
 def test_round_trip_dataset_gold_calls(protocol_id):
     parallel = get_protocol(protocol_id).supports_parallel
     failures = []
-    for case_id, tools, calls in CASES:
+    for category, tools, calls in CASES:
         groups = [calls] if parallel else [[c] for c in calls]
         for group in groups:
             got = roundtrip(protocol_id, group, tools)
             if not same_calls(got, expected(protocol_id, group, tools)):
-                failures.append((case_id, group, got))
+                failures.append((category, group, got))
     assert not failures, failures[:3]
 
 

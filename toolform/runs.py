@@ -174,7 +174,8 @@ def _run_turn(cell: Cell, request: Request, client: Any, max_tokens: int) -> dic
                    error=f"{type(exc).__name__}: {exc}",
                    **{f"correct_{rule}": False for rule in RULES})
         return row
-    parsed = parse_reply(completion.text, request.toolset, cell.protocol_id, rule="main")
+    # the whole completion: the native protocol reads its tool_calls, the others its text
+    parsed = parse_reply(completion, request.toolset, cell.protocol_id, rule="main")
     verdicts = {rule: grade(parsed, request.gold, request.toolset, rule=rule) for rule in RULES}
     main = verdicts["main"]
     row.update(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..io import to_openai
 from ..ir import Toolset
 from ..protocols._registry import get_protocol
 from ..tokens import estimate_tokens, tiktoken_tokens
@@ -103,4 +104,6 @@ def render(toolset: Toolset, format_id: str, protocol_id: str | None = None,
         messages=messages, format_id=spec.id, protocol_id=protocol.id, schema_text=block,
         schema_chars=len(block), schema_tokens=estimate_tokens(block),
         schema_tokens_tiktoken=tiktoken_tokens(block),
+        # the native protocol also hands the tools to the API's own `tools` field
+        api_tools=to_openai(toolset) if protocol.id == "native" else None,
     )

@@ -4,7 +4,8 @@ Each protocol is one registered class (``@register_protocol``) with an instructi
 a parser; ``parse_reply`` reads any reply under any protocol and never raises.
 """
 
-from . import _json, _prose, _python, _xml  # noqa: F401  (registers protocols)
+from . import _json, _prose, _python, _xml  # noqa: F401  (the five crossing protocols first)
+from . import _code_calls, _json_calls, _tag_calls, _text_calls  # noqa: F401  (lenient order: after them)
 from ._parse import ParsedReply, parse_reply
 from ._registry import PROTOCOLS, Protocol, ProtocolSpec, get_protocol, protocol_ids, register_protocol
 

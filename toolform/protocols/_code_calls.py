@@ -13,14 +13,14 @@ import ast
 import json
 import math
 import re
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 from urllib.parse import quote, unquote_plus
 
 from ..errors import ParseError
 from ..ir import ToolCall, ToolIR, Toolset, TypeIR
 from ._common import (MAX_DEPTH, code_fences, coerce_value, find_tool, json_at, json_fragments,
                       match_brackets, quote_if_needed, strip_think, tag_bodies, text_of,
-                      unquote_value)
+                      tool_finder, unquote_value)
 from ._json import ABSTENTION, calls_from_value
 from ._python import (_CALL_HEAD, _CODE_LANGS, _from_module, _from_prose, _parse_source,
                       _read_call, _write_call)
@@ -66,6 +66,8 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
     ParseError
         When a bracketed list starting with a call to a tool is not valid Python.
     """
+    if _LIST_START.search(block) is None:  # no "[name(": skip parsing the whole block
+        return None
     try:
         tree = _parse_source(block, "exec")
     except SyntaxError:
@@ -84,7 +86,9 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
     brackets = match_brackets(block, "[(")
     done = 0
     for start in sorted(brackets.pairs):
-        if block[start] != "[" or start < done:
+        # a call list sits in prose or one bracket deep; the caps keep hostile nesting linear
+        if (block[start] != "[" or start < done or brackets.levels[start] > 1
+                or brackets.depths[start] > MAX_DEPTH):
             continue
         head = _CALL_HEAD.match(block, start + 1 + len(_WS.match(block, start + 1).group()))
         if head is None:
@@ -109,6 +113,9 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
                                                       toolset):
             raise ParseError(f"the call list at offset {start} never closes")
     return calls if found else None
+
+
+_LIST_START = re.compile(r"\[\s*[^\W\d][\w.\s]*\(")
 
 
 def _write_list(calls: Sequence[ToolCall]) -> str:
@@ -263,7 +270,8 @@ class BracketCall(Protocol):
         calls: list[ToolCall] = []
         done = 0
         for start in sorted(brackets.pairs):
-            if text[start] != "[" or start < done:
+            if (text[start] != "[" or start < done or brackets.levels[start] > 1
+                    or brackets.depths[start] > MAX_DEPTH):
                 continue
             head = _CALL_HEAD.match(text, start + 1 + len(_WS.match(text, start + 1).group()))
             if head is None:
@@ -311,19 +319,20 @@ def _sh_words(line: str) -> list[tuple[str, bool]]:
     return out
 
 
-def _cli_commands(block: str) -> list[list[tuple[str, bool]]]:
-    """The block split into commands (a new line outside quotes ends one)."""
+def _cli_commands(block: str) -> list[list[str]]:
+    """The block split into commands of raw shell tokens (a new line outside quotes ends one)."""
     block = block.replace("\\\r\n", " ").replace("\\\n", " ")
-    commands: list[list[tuple[str, bool]]] = [[]]
+    commands: list[list[str]] = [[]]
     for tok in _SH_TOKEN.findall(block):
         if tok == "\n":
             commands.append([])
         else:
-            commands[-1].append(tok)  # type: ignore[arg-type]
-    return [_sh_words(" ".join(c)) for c in commands if c]
+            commands[-1].append(tok)
+    return [c for c in commands if c]
 
 
-def _cli_call(words: list[tuple[str, bool]], toolset: Toolset) -> ToolCall | None:
+def _cli_call(raw: list[str], toolset: Toolset,
+              find: Callable[[str], ToolIR | None]) -> ToolCall | None:
     """The call one command writes, or None when it is not a call.
 
     Raises
@@ -331,15 +340,17 @@ def _cli_call(words: list[tuple[str, bool]], toolset: Toolset) -> ToolCall | Non
     ParseError
         When a command naming a tool with options has a stray positional word.
     """
-    if words and words[0] == ("$", False):
-        words = words[1:]
-    if not words or words[0][1]:
+    if raw and raw[0] == "$":
+        raw = raw[1:]
+    # cheap checks on the raw tokens first: most lines of a reply are not commands
+    if not raw or "'" in raw[0] or '"' in raw[0]:
         return None
+    if find(raw[0]) is None and not (len(raw) > 1 and raw[1].startswith("--")):
+        return None
+    words = _sh_words(" ".join(raw))
     name = words[0][0]
-    tool = find_tool(name, toolset)
+    tool = find(name)
     rest = words[1:]
-    if tool is None and not (rest and not rest[0][1] and rest[0][0].startswith("--")):
-        return None
     arguments: dict[str, Any] = {}
     i = 0
     while i < len(rest):
@@ -412,9 +423,10 @@ class CliCall(Protocol):
         """The command-line calls of ``text``, values typed from the schema."""
         text, _ = strip_think(text)
         calls = []
+        find = tool_finder(toolset)
         for block in _blocks(text, _SHELL_LANGS):
-            for words in _cli_commands(block):
-                call = _cli_call(words, toolset)
+            for raw in _cli_commands(block):
+                call = _cli_call(raw, toolset, find)
                 if call is not None:
                     calls.append(call)
         return calls
@@ -480,6 +492,9 @@ class _Scan:
 _SELECT = re.compile(r"\bSELECT\b", re.I)
 _SQL_LANGS = {"", "sql", "postgres", "postgresql", "psql", "plpgsql"}
 _SQL_WORDS = {"true": True, "false": False, "null": None}
+_CAST = re.compile(r"\s*::\s*(\w+)")
+_ARRAY = re.compile(r"ARRAY\s*\[", re.I)
+_NAMED_ARG = re.compile(r"=>|:=")
 
 
 def _sql_ident(name: str) -> str:
@@ -539,7 +554,7 @@ class _SqlScan(_Scan):
         self.ws()
         if self.peek("'"):
             s = self.string()
-            cast = re.compile(r"\s*::\s*(\w+)").match(self.text, self.pos)
+            cast = _CAST.match(self.text, self.pos)
             if cast is not None:
                 self.pos = cast.end()
                 if cast.group(1).lower() in ("json", "jsonb"):
@@ -548,7 +563,7 @@ class _SqlScan(_Scan):
                         raise ParseError(f"a ::{cast.group(1)} value is not JSON")
                     return found[0]
             return s
-        if re.compile(r"ARRAY\s*\[", re.I).match(self.text, self.pos):
+        if _ARRAY.match(self.text, self.pos):
             self.pos = self.text.index("[", self.pos) + 1
             items = []
             self.ws()
@@ -593,7 +608,7 @@ def _sql_calls(text: str, toolset: Toolset) -> list[ToolCall]:
                 mark = scan.pos
                 key = scan.name()
                 scan.ws()
-                op = re.compile(r"=>|:=").match(text, scan.pos)
+                op = _NAMED_ARG.match(text, scan.pos)
                 if key is not None and op is not None:
                     scan.pos = op.end()
                     arguments[key] = scan.value()
@@ -910,9 +925,10 @@ class UrlCall(Protocol):
         """The request lines of ``text`` as calls."""
         text, _ = strip_think(text)
         calls = []
+        find = tool_finder(toolset)
         for m in _REQUEST.finditer(text):
             name = unquote_plus(m.group(2).rstrip("/"))
-            tool = find_tool(name, toolset)
+            tool = find(name)
             if m.group(1) is None and tool is None:
                 continue
             calls.append(ToolCall(name, _url_arguments(m.group(3) or "", tool)))
@@ -975,6 +991,7 @@ class _SexprScan(_Scan):
 
 def _sexpr_calls(text: str, toolset: Toolset) -> list[ToolCall]:
     brackets = match_brackets(text, "(")
+    find = tool_finder(toolset)
     calls = []
     done = 0
     for start in sorted(brackets.pairs):
@@ -986,7 +1003,7 @@ def _sexpr_calls(text: str, toolset: Toolset) -> list[ToolCall]:
         if name is None:
             continue
         scan.ws()
-        tool = find_tool(name, toolset)
+        tool = find(name)
         if not (scan.peek(":") or (scan.peek(")") and tool is not None)):
             continue
         arguments: dict[str, Any] = {}
@@ -1111,6 +1128,7 @@ class SymbolicCall(Protocol):
         """The symbolic calls of ``text``."""
         text, _ = strip_think(text)
         calls = []
+        find = tool_finder(toolset)
         for m in _SYM_LINE.finditer(text):
             name, rest = m.group(1), m.group(2)
             if not rest:
@@ -1121,7 +1139,7 @@ class SymbolicCall(Protocol):
                 continue
             heads = list(_SYM_ARG.finditer(rest))
             if not heads or heads[0].start() != 0:
-                if find_tool(name, toolset) is None:
+                if find(name) is None:
                     continue
                 raise ParseError(f"{name}: arguments must be ★name followed by a type symbol")
             arguments: dict[str, Any] = {}

@@ -37,15 +37,21 @@ __all__ = [
     "check_depth",
     "code_fences",
     "coerce_text",
+    "coerce_value",
     "find_tool",
+    "json_at",
     "json_fragments",
     "loads_loose",
     "match_brackets",
+    "quote_if_needed",
     "renest",
     "resolve_name",
     "strip_think",
+    "tag_bodies",
     "text_of",
     "to_json_value",
+    "tool_finder",
+    "unquote_value",
 ]
 
 #: The grading rules, in the order the study reports them.
@@ -588,7 +594,8 @@ def coerce_text(text: str, t: TypeIR | None) -> Any:
     true/false/yes/no in any case; ``null`` reads null/None/empty; an ``enum`` keeps a string
     value (stripped) or types a numeric/boolean enum; an ``object`` or ``array`` reads JSON
     text (an array of scalars also accepts ``a, b, c``); a ``union`` tries its non-string
-    options first; a nullable type reads ``null``. A type with no declaration (``any`` or
+    options first (objects and arrays, then other typed options, strings and string enums last);
+    a nullable type reads ``null``. A type with no declaration (``any`` or
     unknown) keeps the text unless it is a JSON object or array. Text that does not fit the
     type is returned unchanged, for the grader to reject.
 
@@ -657,13 +664,23 @@ def coerce_text(text: str, t: TypeIR | None) -> Any:
                     (p.strip() for p in s.strip("[]").split(","))]
         return text
     if kind == "union":
-        options = sorted(t.options, key=lambda o: o.kind == "string")
+        options = sorted(t.options, key=_union_try_order)
         for option in options:
             value = coerce_text(text, option)
             if _fits(value, option):
                 return value
         return text
     return text
+
+
+def _union_try_order(option: TypeIR) -> int:
+    """Objects and arrays first (JSON text must become them), then other typed options, and
+    strings and string enums last, since any text would pass as those."""
+    if option.kind in ("object", "array"):
+        return 0
+    if option.kind == "string" or (option.kind == "enum" and option.enum_base() == "string"):
+        return 2
+    return 1
 
 
 def _fits(value: Any, t: TypeIR) -> bool:
@@ -880,4 +897,28 @@ def coerce_value(text: str, t: TypeIR | None) -> Any:
     return coerce_text(text, t)
 
 
-__all__ += ["coerce_value", "json_at", "quote_if_needed", "tag_bodies", "unquote_value"]
+
+
+def tool_finder(toolset: Toolset):  # noqa: ANN201 - returns a closure
+    """:func:`find_tool` remembered per name, for one reply that names many words.
+
+    Parameters
+    ----------
+    toolset : Toolset
+        The tools on offer.
+
+    Returns
+    -------
+    callable
+        ``find(name) -> ToolIR | None``.
+    """
+    memo: dict[str, ToolIR | None] = {}
+
+    def find(name: str) -> ToolIR | None:
+        if name not in memo:
+            memo[name] = find_tool(name, toolset)
+        return memo[name]
+
+    return find
+
+

@@ -32,6 +32,8 @@ too long to parse.
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -229,12 +231,18 @@ def _reply_text(reply: Any, protocol_id: str, issues: list[str]) -> tuple[str, b
     try:
         if isinstance(reply, Mapping):
             content, tool_calls = reply.get("content"), reply.get("tool_calls")
-        elif hasattr(reply, "content") or hasattr(reply, "tool_calls"):
+        elif any(hasattr(reply, a) for a in ("content", "text", "tool_calls")):
+            # an OpenAI message has .content; a toolform Completion has .text
             content = getattr(reply, "content", None)
+            if content is None:
+                content = getattr(reply, "text", None)
             tool_calls = getattr(reply, "tool_calls", None)
         else:
             issues.append(f"the reply is a {type(reply).__name__}, not text; read as empty")
             return "", False
+        if protocol_id == "native" and tool_calls:
+            # the native protocol's parser reads the API's tool_calls, handed over as JSON text
+            return json.dumps({"tool_calls": tool_calls}, default=str), False
         text = _content_text(content, issues)
         native = bool(tool_calls)
         if native:

@@ -23,7 +23,7 @@ from ..errors import ParseError
 from ..ir import ToolCall, ToolIR, Toolset, TypeIR
 from ._common import (MAX_DEPTH, check_depth, code_fences, coerce_value, find_tool, loads_loose,
                       match_brackets, quote_if_needed, strip_think, text_of, to_json_value,
-                      unquote_value)
+                      tool_finder, unquote_value)
 from ._json import ABSTENTION, calls_from_value
 from ._prose import _Reader, _value_text
 from ._registry import Protocol, register_protocol
@@ -54,8 +54,9 @@ def _split(line: str, sep: str) -> list[str]:
     return cells
 
 
-#: Characters that make a pipe or table cell value a JSON string.
-_CELL_UNSAFE = '|"'
+#: Characters that make a pipe or table cell value a JSON string (a backslash too, since
+#: ``\\|`` is read as an escaped bar).
+_CELL_UNSAFE = '|"\\'
 
 
 def _blocks(text: str, langs: set[str]) -> list[str]:
@@ -154,9 +155,10 @@ class KeyValueCall(Protocol):
         """The ``TOOL:`` blocks of ``text``."""
         text, _ = strip_think(text)
         calls = []
+        find = tool_finder(toolset)
         for m in _TOOL_LINE.finditer(text):
             name = m.group(1)
-            tool = find_tool(name, toolset)
+            tool = find(name)
             arguments: dict[str, Any] = {}
             for line in text[m.end():].lstrip("\r\n").split("\n"):
                 kv = _KV_LINE.match(line)
@@ -375,9 +377,10 @@ class PipeCall(Protocol):
         """The pipe lines of ``text``."""
         text, _ = strip_think(text)
         calls = []
+        find = tool_finder(toolset)
         for m in _PIPE_LINE.finditer(text):
             name = m.group(2)
-            tool = find_tool(name, toolset)
+            tool = find(name)
             cells = [c for c in _split(m.group(3), "|") if c.strip()]
             if not all("=" in c for c in cells):
                 if tool is not None and name in toolset:
@@ -447,6 +450,7 @@ class CsvCall(Protocol):
         """The CSV rows of ``text`` that name a tool."""
         text, _ = strip_think(text)
         calls = []
+        find = tool_finder(toolset)
         for block in _blocks(text, _CSV_LANGS):
             try:
                 rows = list(csv.reader(io.StringIO(block, newline=""), skipinitialspace=True))
@@ -455,7 +459,7 @@ class CsvCall(Protocol):
             for row in rows:
                 if not row:
                     continue
-                tool = find_tool(row[0].strip(), toolset)
+                tool = find(row[0].strip())
                 if tool is None:
                     continue
                 values = row[1:]
@@ -529,6 +533,7 @@ class TableCall(Protocol):
         current: tuple[str, dict[str, Any]] | None = None
         headed = False
         previous_end = -2
+        find = tool_finder(toolset)
         for i, m in enumerate(rows):
             if text[previous_end + 1:m.start()].strip():
                 current, headed = None, False  # something else between: a new table
@@ -543,7 +548,7 @@ class TableCall(Protocol):
                 continue
             name, key, value = cells
             name = name.strip("`*") or (current[0] if current is not None else "")
-            tool = find_tool(name, toolset)
+            tool = find(name)
             if not name or not (headed or tool is not None):
                 continue
             key = key.strip("`*")
