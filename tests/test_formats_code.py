@@ -75,12 +75,14 @@ def nested(t: TypeIR, unions: bool = True) -> Iterator[ParamIR]:
             yield from nested(o, unions)
 
 
-def enum_values(t: TypeIR) -> Iterator[Any]:
+def enum_values(t: TypeIR, unions: bool = True) -> Iterator[Any]:
+    """Every enum value inside ``t`` (``unions=False``: not looking inside unions)."""
     if t.kind == "enum":
         yield from t.values
-    for child in (*(f.type for f in t.fields), *t.options,
+    options = t.options if unions else ()
+    for child in (*(f.type for f in t.fields), *options,
                   *([t.items] if t.items is not None else [])):
-        yield from enum_values(child)
+        yield from enum_values(child, unions)
 
 
 # -- parsers -------------------------------------------------------------------------------------
@@ -381,7 +383,8 @@ def test_typescript_properties_read_back(fmt: str, case: str) -> None:
 def test_sql_functions_read_back(case: str) -> None:
     from sqlglot import exp
     toolset = load_case(case)
-    statements = sql_parse(render_block(toolset, "sql_udf"))
+    block = render_block(toolset, "sql_udf")
+    statements = sql_parse(block)
     functions = [s for s in statements if isinstance(s, exp.Create)
                  and isinstance(s.this, exp.UserDefinedFunction)]
     assert [f.this.this.name for f in functions] == toolset.names
@@ -393,9 +396,15 @@ def test_sql_functions_read_back(case: str) -> None:
     enums = [s for s in statements if isinstance(s, exp.Create)
              and isinstance(s.expression, exp.DataType) and s.expression.is_type("enum")]
     values = {lit.this for e in enums for lit in e.expression.expressions}
-    want = {v for tool in toolset for p in tool.params for v in enum_values(p.type)
+    want = {v for tool in toolset for p in tool.params for v in enum_values(p.type, unions=False)
             if isinstance(v, str)}
     assert want <= values
+    # a union is JSONB: its enum options' values are spelled in the function's comment
+    for tool in toolset:
+        for p in tool.params:
+            in_unions = {v for v in enum_values(p.type) if isinstance(v, str)}
+            in_unions -= set(enum_values(p.type, unions=False))
+            assert all(json.dumps(v) in block or f"'{v}'" in block for v in in_unions), p.name
 
 
 def model_classes(module: Any) -> list[Any]:

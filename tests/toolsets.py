@@ -154,4 +154,11 @@ def deep(levels: int = 50) -> Toolset:
 
 
 TIERS = {"tier1": tier1, "tier2": tier2, "tier3": tier3, "tier4": tier4, "tier5": tier5}
-BUILT = {**TIERS, "awkward": awkward}
+def generated() -> Toolset:
+    """The project's generated toolset (93 tools, tiers 1 to 5), seed 0."""
+    from toolform.generator import generated_toolset
+
+    return generated_toolset(0)
+
+
+BUILT = {**TIERS, "awkward": awkward, "generated": generated}

@@ -706,8 +706,8 @@ def parameter_lines(fields: Sequence[ParamIR], *, name: Callable[[str], str],
 
     A line is ``{bullet}{name} ({type}, required|optional, one of ..., constraints,
     default ...): Description.``. The fields of an object, of the objects an array holds and
-    of a union's object options (after an ``option N (type):`` line) follow one ``step``
-    deeper.
+    of a union's object options, and a union's enum options with their values (after an
+    ``option N (type):`` line) follow one ``step`` deeper.
 
     Parameters
     ----------
@@ -760,7 +760,9 @@ def _doc_lines(t: TypeIR, head: str, p: ParamIR | None, *, name: Callable[[str],
         lines += parameter_lines(target.fields, **deeper)  # type: ignore[arg-type]
     elif target.kind == "union":
         for i, o in enumerate(target.options, 1):
-            if o.kind == "object" and o.fields:
+            enum_like = o.kind == "enum" or (o.kind == "array" and o.items is not None
+                                             and o.items.kind == "enum")
+            if (o.kind == "object" and o.fields) or enum_like:  # what a type word cannot say
                 lines += _doc_lines(o, f"option {i}", None, **deeper)  # type: ignore[arg-type]
     return lines
 
