@@ -34,7 +34,9 @@ CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple", "irr
 #: Rows of BFCL's own data whose gold call does not fit its toolset; left out, and listed in
 #: the data card. Any other such row stops the build.
 KNOWN_SOURCE_ERRORS = frozenset({"parallel_multiple_12", "parallel_multiple_26",
-                                 "live_multiple_862-181-3", "live_multiple_964-207-0"})
+                                 "live_multiple_862-181-3", "live_multiple_964-207-0",
+                                 "live_simple_106-63-0", "live_simple_112-68-0",
+                                 "live_multiple_507-149-4"})
 #: Categories where no tool fits: BFCL ships no possible answers, and the gold is "no call".
 NO_CALL_CATEGORIES = ("irrelevance",)
 #: Where the built files go by default: the ``bfcl`` folder beside this script.
@@ -102,10 +104,51 @@ def gold_calls(ground_truth: list[dict[str, Any]], where: str) -> tuple[GoldCall
         if not isinstance(args, dict) or not all(isinstance(v, list) for v in args.values()):
             raise DatasetError(f"{where}: ground_truth[{index}].{name} must map arguments to "
                                "lists of acceptable values")
-        accepted = {arg: tuple(v for v in values if v != "") for arg, values in args.items()}
+        accepted = {arg: tuple(concrete for v in values if v != ""
+                               for concrete in expand_nested(v))
+                    for arg, values in args.items()}
         may_omit = tuple(arg for arg, values in args.items() if "" in values)
         calls.append(GoldCall(name=name, accepted=accepted, may_omit=may_omit))
     return tuple(calls)
+
+
+def _is_nested_answer(value: Any) -> bool:
+    """A dict whose every value is a list of acceptable values: BFCL's nested possible answer."""
+    return isinstance(value, dict) and bool(value) and \
+        all(isinstance(v, list) for v in value.values())
+
+
+def expand_nested(value: Any) -> list[Any]:
+    """Every concrete value a BFCL nested possible answer stands for.
+
+    Inside an object argument BFCL keeps, per key, a list of acceptable values (``""``: the key
+    may be left out); a list of such objects is matched element by element. Gold calls hold
+    concrete values, so each nested answer becomes the product of its keys' options (at most
+    128 variants in the v4 data).
+
+    Parameters
+    ----------
+    value : Any
+        One acceptable value of an argument.
+
+    Returns
+    -------
+    list
+        The concrete values, in the source's order; ``[value]`` for a plain value.
+    """
+    if _is_nested_answer(value):
+        variants: list[dict[str, Any]] = [{}]
+        for key, options in value.items():
+            choices = [(False, None)] * ("" in options) + [
+                (True, c) for o in options if o != "" for c in expand_nested(o)]
+            variants = [{**v, key: c} if keep else v for v in variants for keep, c in choices]
+        return variants
+    if isinstance(value, list) and value and all(_is_nested_answer(v) for v in value):
+        products: list[list[Any]] = [[]]
+        for item in value:
+            products = [p + [c] for p in products for c in expand_nested(item)]
+        return products
+    return [value]
 
 
 def convert(category: str, data_dir: Path, version: str) -> list[Request]:
@@ -175,6 +218,14 @@ def _gold_problem(gold: tuple[GoldCall, ...], toolset: Any) -> str:
         unknown = [arg for arg in call.accepted if tool.param(arg) is None]
         if unknown:
             return f"gold arguments {unknown} are not parameters of {call.name!r}"
+        closed = [arg for arg, values in call.accepted.items()
+                  if not values and arg not in call.may_omit]
+        if closed:  # BFCL's checker can never pass such a row
+            return f"gold arguments {closed} accept no value and may not be left out"
+        absent = [arg for arg, values in call.accepted.items()
+                  if not values and tool.param(arg).required]
+        if absent:  # BFCL's checker wants required arguments present: never passes either
+            return f"required arguments {absent} may only be left out"
     return ""
 
 

@@ -282,3 +282,22 @@ def test_text_value_of_an_enum_or_object_union_becomes_the_object():
         TypeIR("object", fields=(ParamIR("street", TypeIR("string")),))))
     assert coerce_text('{"street": "Main St"}', delivery) == {"street": "Main St"}
     assert coerce_text("pickup", delivery) == "pickup"
+
+
+def test_grade_rules_equals_grading_each_rule_on_real_replies():
+    # grade_rules grades each distinct selection of calls once; it must not change a verdict
+    import json
+    from pathlib import Path
+
+    from toolform.datasets import load_dataset
+    from toolform.grading import grade_rules
+    from toolform.protocols import parse_reply
+
+    path = Path(__file__).parent / "fixtures" / "bfcl_agreement" / "replies.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(rows) == 560
+    for row in rows:
+        request = load_dataset(f"bfcl/{row['category']}")[row["request_id"]]
+        parsed = parse_reply(row["reply"], request.toolset, row["protocol_id"])
+        assert grade_rules(parsed, request.gold, request.toolset) == {
+            rule: grade(parsed, request.gold, request.toolset, rule) for rule in RULES}

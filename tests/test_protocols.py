@@ -1,5 +1,5 @@
 """The five crossing protocols and ``parse_reply``: round trips, real reply shapes, lenient
-reading, hostile replies."""
+reading, hostile replies (fuzzing is in ``test_protocols_fuzz.py``)."""
 
 from __future__ import annotations
 
@@ -504,32 +504,3 @@ def test_ten_megabyte_reply_returns_fast():
     parsed = parse_reply(reply, TOOLS, "json_object")
     assert time.perf_counter() - start < 1.0
     assert parsed.no_call and any("cap" in i for i in parsed.issues)
-
-
-FRAGMENTS = ["<function_calls>", "</function_calls>", '<invoke name="get_weather">',
-             "</invoke>", '<parameter name="city">', "</parameter>", "<tool_call>",
-             "</tool_call>", "{", "}", "[", "]", '"name"', ":", ",", "'", '"', '"arguments"',
-             "get_weather(", "math.factorial(", "call('API-post-page'", ")", "city=", "n=",
-             "I will use get_weather with city = ", " and days = ", "set to ", "```json\n",
-             "```", "<think>", "</think>", "True", "None", "null", "&lol;", "<!DOCTYPE x>",
-             "\x00", "\\", "é", "\n", " ", "1e999", "-0", "**{", "<a>", "</a>", "&"]
-NEAR_MISS = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=5), max_size=30).map("".join)
-
-
-@pytest.mark.parametrize("protocol_id", CROSSING)
-@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(reply=st.text())
-def test_fuzz_text_never_raises(protocol_id, reply):
-    parsed = parse_reply(reply, TOOLS, protocol_id, lenient_fallback=True)
-    assert parsed.no_call == (not parsed.calls)
-    assert not any("parser failed" in i for i in parsed.issues), parsed.issues
-
-
-@pytest.mark.parametrize("protocol_id", CROSSING)
-@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(reply=NEAR_MISS)
-def test_fuzz_near_misses_never_raise(protocol_id, reply):
-    parsed = parse_reply(reply, TOOLS, protocol_id, lenient_fallback=True)
-    assert not any("parser failed" in i for i in parsed.issues), parsed.issues
-    if parsed.parsed_strict:
-        assert parsed.format_compliant

@@ -1,5 +1,5 @@
 """The 26 second-wave protocols: metadata, round trips honouring ``cannot_carry``, real reply
-shapes, hostile replies, and fuzzing of ``parse_reply``."""
+shapes and hostile replies (fuzzing of ``parse_reply`` is in ``test_protocols_fuzz.py``)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,9 @@ def _drop_nulls(value: Any) -> Any:
 
 
 def _fits(value: Any, t: TypeIR | None) -> bool:
-    return t is not None and Draft202012Validator(t.to_json_schema()).is_valid(value)
+    """The value has its declared type (an ``any`` type declares none: untyped)."""
+    return t is not None and t.kind != "any" and Draft202012Validator(
+        t.to_json_schema()).is_valid(value)
 
 
 def _text_back(value: Any, t: TypeIR | None) -> Any:
@@ -441,24 +443,39 @@ def test_deep_nesting_is_refused_not_crashing():
         assert not any("parser failed" in i for i in parsed.issues), (pid, parsed.issues)
 
 
-# -- fuzzing -------------------------------------------------------------------------------------
-FRAGMENTS = ["[", "]", "(", ")", "{", "}", "get_weather", "math.factorial", "city=", "n=",
-             "'Paris'", '"', "'", ",", ":", "=>", ":=", "--city", " ", "\n", "SELECT ",
-             "mutation {", "POST /", "?", "&", "%", "+", ":city ", "TOOL: ", "|", "★", "§",
-             "#", "~", "¤", "∅", "```json\n", "```yaml\n", "```", "[[call]]\n", "name = ",
-             "name: ", "arguments:", "- ", "&a ", "*a", "!!", "Use ", " with ", " = ",
-             "Action: ", "Action Input: ", "Observation:", "<function=", "</function>",
-             "<parameter=", "</parameter>", "<call name=\"get_weather\">", "</call>",
-             "<|python_tag|>", "<|eom_id|>", "→", '{"tool_calls": [', '"function": {',
-             '"arguments": "', "<think>", "</think>", "\x00", "\\", "é", "1e999", "-0",
-             "ARRAY[", "::jsonb", "<!DOCTYPE x>", "&lol;", "true", "nil", "$x"]
-NEAR_MISS = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=4), max_size=30).map("".join)
+# -- real replies of the local model, with their expected parse ----------------------------------
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "replies" / "local_model.jsonl"
+FIXTURE_ROWS = [json.loads(line) for line in FIXTURES.read_text("utf-8").splitlines()]
 
 
-@pytest.mark.parametrize("protocol_id", MORE)
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(reply=st.one_of(st.text(), NEAR_MISS))
-def test_fuzz_parse_reply_never_raises(protocol_id, reply):
-    parsed = parse_reply(reply, TOOLS, protocol_id, lenient_fallback=True)
-    assert parsed.no_call == (not parsed.calls)
-    assert not any("parser failed" in i for i in parsed.issues), parsed.issues
+def _fixture_toolset(dataset: str, request_id: str) -> Toolset:
+    from toolform.datasets import load_dataset
+
+    return next(r.toolset for r in load_dataset(dataset) if r.id == request_id)
+
+
+def _typed_calls(calls: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    from test_protocols import typed
+
+    return [(c["name"], typed(c["arguments"])) for c in calls]
+
+
+def test_fixtures_cover_every_protocol():
+    assert len(FIXTURE_ROWS) >= 60
+    assert {r["protocol_id"] for r in FIXTURE_ROWS} == set(protocol_ids())
+    assert sum(r["expected"]["parsed_strict"] for r in FIXTURE_ROWS) >= 20
+
+
+@pytest.mark.parametrize("row", FIXTURE_ROWS, ids=[r["id"] for r in FIXTURE_ROWS])
+def test_real_replies_parse_as_checked_by_eye(row):
+    toolset = _fixture_toolset(row["dataset"], row["request_id"])
+    want = row["expected"]
+    strict = parse_reply(row["reply"], toolset, row["protocol_id"])
+    lenient = parse_reply(row["reply"], toolset, row["protocol_id"], lenient_fallback=True)
+    assert strict.parsed_strict == want["parsed_strict"], strict.issues
+    assert strict.format_compliant == want["format_compliant"], strict.issues
+    assert strict.lenient_protocol == want["lenient_protocol"], strict.issues
+    assert _typed_calls([c.to_dict() for c in strict.calls_as_written]) == \
+        _typed_calls(want["strict_calls"])
+    assert _typed_calls([c.to_dict() for c in lenient.calls_as_written]) == \
+        _typed_calls(want["lenient_calls"])

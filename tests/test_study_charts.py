@@ -125,3 +125,61 @@ def test_unknown_rule_and_exposure_are_rejected() -> None:
 def test_all_is_sorted_and_complete() -> None:
     assert _study.__all__ == sorted(_study.__all__)
     assert set(_study.__all__) == {c[0].__name__ for c in CASES}
+
+
+# -- bfcl_arm_chart (toolform.charts._runs): a chart of measured turns, not of an evidence table --
+def bfcl_table() -> pd.DataFrame:
+    """``bfcl_arm_table`` of six hand-made turns: two cells, two categories, every turn graded."""
+    from toolform.bfcl_arm import bfcl_arm_table
+
+    rows = [("a/x", "simple_python", True, True, True, False),
+            ("a/x", "simple_python", False, False, False, True),
+            ("a/x", "multiple", True, True, False, True),
+            ("b/y", "simple_python", True, True, True, True),
+            ("b/y", "multiple", False, True, False, False),
+            ("b/y", "multiple", True, True, True, True)]
+    turns = pd.DataFrame(rows, columns=["cell", "category", "correct_main", "correct_symmetric",
+                                        "correct_as_written", "correct_possible_answers"])
+    turns["error"] = None
+    return bfcl_arm_table(turns)
+
+
+def test_bfcl_arm_chart_facets_by_category_and_colours_the_four_gradings() -> None:
+    from toolform.bfcl_arm import GRADINGS
+    from toolform.charts import bfcl_arm_chart
+
+    table = bfcl_table()
+    assert table.loc[(table.cell == "b/y") & (table.category == "multiple"),
+                     "accuracy"].tolist() == [50.0, 100.0, 50.0, 50.0]
+    chart = bfcl_arm_chart(table)
+    assert isinstance(chart, alt.FacetChart)
+    spec = chart.to_dict()  # validates against the Vega-Lite schema
+    assert spec["facet"]["column"]["field"] == "category"
+    assert spec["facet"]["column"]["type"] == "nominal"
+    assert spec["facet"]["column"]["sort"] == ["simple_python", "multiple"]
+    rule, point = spec["spec"]["layer"]
+    assert rule["mark"]["type"] == "rule" and point["mark"]["type"] == "point"
+    assert {k: encodings(rule)[k] for k in ("x", "x2", "y", "yOffset", "color")} == {
+        "x": ("ci_low", "quantitative"), "x2": ("ci_high", None), "y": ("cell", "nominal"),
+        "yOffset": ("grading", "nominal"), "color": ("grading", "nominal")}
+    assert encodings(point)["x"] == ("accuracy", "quantitative")
+    for layer in (rule, point):
+        assert layer["encoding"]["color"]["scale"]["domain"] == list(GRADINGS)
+        assert layer["encoding"]["yOffset"]["scale"]["domain"] == list(GRADINGS)
+        assert layer["encoding"]["y"]["sort"] == ["a/x", "b/y"]
+    assert rule["encoding"]["x"]["scale"]["domain"] == [0, 100]
+    rows = data_rows(spec)
+    assert [r["accuracy"] for r in rows] == table["accuracy"].tolist()
+    assert [r["grading"] for r in rows[:4]] == list(GRADINGS)
+
+
+def test_bfcl_arm_chart_rejects_what_is_not_its_table() -> None:
+    from toolform.charts import bfcl_arm_chart
+
+    table = bfcl_table()
+    with pytest.raises(ValueError, match=r"lacks columns \['grading'\].*bfcl_arm_table"):
+        bfcl_arm_chart(table.drop(columns="grading"))
+    with pytest.raises(ValueError, match=r"unknown gradings \['lenient'\]"):
+        bfcl_arm_chart(table.assign(grading="lenient"))
+    with pytest.raises(TypeError, match="DataFrame"):
+        bfcl_arm_chart(table.to_dict("records"))

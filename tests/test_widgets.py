@@ -538,6 +538,26 @@ def test_routing_lab_missions_set_the_catalogue_and_check_the_goal():
     assert not lab.n_tools.disabled and lab.n_tools.value == 300
 
 
+def test_routing_lab_traces_the_chosen_request_with_its_picture():
+    lab = RoutingLab()
+    expected = Lab().trace(0, routing="exact", k=8, groups=2, n_requests=500)
+    assert repr(lab.trace) == repr(expected)
+    assert lab.trace.frame().equals(expected.frame())
+    shown = text_of(lab.trace_view.value)
+    assert expected.steps()["what_happened"].iloc[0] in shown
+    lab.request.value = 64
+    expected = Lab().trace(64, k=8, n_requests=500)
+    assert lab.trace.request == 64 and lab.trace.shortlist == expected.shortlist
+    assert f"takes tool {expected.pick}" in text_of(lab.trace_view.value)
+    lab.routing.value = "grouped"
+    lab.groups.value = 1
+    expected = Lab().trace(64, routing="grouped", k=8, groups=1, n_requests=500)
+    assert lab.trace.domains_searched == expected.domains_searched
+    assert lab.trace.shortlist == expected.shortlist
+    (picture,) = lab.picture.outputs  # redrawn, not appended
+    assert "One request through the router (simulation)" in picture["data"]["text/html"]
+
+
 def test_ab_panel_defaults_replay_the_committed_local_model_cassette():
     panel = ABTestPanel(poll_s=0.05)
     assert panel.model_source.value == "replay" and panel.datasets.value == RECORDED_AB_DATASETS

@@ -38,6 +38,7 @@ test in ``tests/test_grading.py``:
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -48,12 +49,13 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from .errors import GradingError
-from .ir import GoldCall, ParamIR, ToolCall, Toolset, TypeIR
+from .ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
 from .protocols._common import RULES
 from .protocols import ParsedReply, get_protocol, parse_reply
 from .protocols._parse import repair_calls, select_calls
 
-__all__ = ["FLOAT_TOLERANCE", "RULES", "Verdict", "grade", "grade_all"]
+__all__ = ["FLOAT_TOLERANCE", "RULES", "Verdict", "call_schema_valid", "calls_under_rule", "grade",
+           "grade_all", "grade_rules", "unmatched_gold"]
 
 #: Relative tolerance for float comparison (point 4).
 FLOAT_TOLERANCE = 1e-6
@@ -191,8 +193,27 @@ def _gold_calls(gold: Any, toolset: Toolset) -> list[GoldCall]:
     return out
 
 
-def _graded_calls(parsed_or_calls: Any, toolset: Toolset, rule: str) -> tuple[ToolCall, ...]:
-    """The calls ``rule`` grades: names resolved by case or separator only (never nearest)."""
+def calls_under_rule(parsed_or_calls: Any, toolset: Toolset, rule: str) -> tuple[ToolCall, ...]:
+    """The calls ``rule`` grades: names resolved by case or separator only (never nearest).
+
+    Parameters
+    ----------
+    parsed_or_calls : ParsedReply, sequence of ToolCall, or ToolCall
+        A parsed reply, or plain calls (treated as a typed protocol's calls as written).
+    toolset : Toolset
+        The tools the model was shown.
+    rule : str
+        One of :data:`RULES`.
+
+    Returns
+    -------
+    tuple of ToolCall
+
+    Raises
+    ------
+    GradingError
+        When ``parsed_or_calls`` is neither.
+    """
     if isinstance(parsed_or_calls, ParsedReply):
         base = parsed_or_calls.calls_as_written
         source = parsed_or_calls.source_protocol
@@ -204,16 +225,29 @@ def _graded_calls(parsed_or_calls: Any, toolset: Toolset, rule: str) -> tuple[To
             raise GradingError("grade() takes a ParsedReply or a sequence of ToolCall, got "
                                f"{type(parsed_or_calls).__name__}")
         base, text_values = tuple(calls), False
+    return _calls_by_rule(base, toolset, text_values, (rule,))[rule]
+
+
+def _calls_by_rule(base: Sequence[ToolCall], toolset: Toolset, text_values: bool,
+                   rules: Sequence[str]) -> dict[str, tuple[ToolCall, ...]]:
+    """Each rule's selection from one repair of the calls as written (never nearest names)."""
     repair = repair_calls(base, toolset, text_values=text_values, nearest=False)
-    return select_calls(rule, base, repair, text_values=text_values)
+    return {rule: select_calls(rule, base, repair, text_values=text_values) for rule in rules}
 
 
-def _schema_valid(call: ToolCall, toolset: Toolset) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _validator(tool: ToolIR) -> Draft202012Validator:
+    # building the schema and its validator costs more than validating: once per tool
+    return Draft202012Validator(tool.input_schema())
+
+
+def call_schema_valid(call: ToolCall, toolset: Toolset) -> bool:
+    """Whether ``call`` names a tool of ``toolset`` and its arguments validate (draft 2020-12)."""
     tool = toolset.get(call.name)
     if tool is None:
         return False
     try:
-        return bool(Draft202012Validator(tool.input_schema()).is_valid(dict(call.arguments)))
+        return bool(_validator(tool).is_valid(dict(call.arguments)))
     except (SchemaError, re.error, TypeError, ValueError, RecursionError):
         return False
 
@@ -224,7 +258,6 @@ def _names(calls: Sequence[Any]) -> str:
 
 
 def _augment(i: int, edges: list[list[int]], owner: dict[int, int], seen: set[int]) -> bool:
-    """Kuhn's augmenting path step for gold ``i`` (calls are at most a few per turn)."""
     for j in edges[i]:
         if j in seen:
             continue
@@ -233,6 +266,28 @@ def _augment(i: int, edges: list[list[int]], owner: dict[int, int], seen: set[in
             owner[j] = i
             return True
     return False
+
+
+def unmatched_gold(edges: Sequence[Sequence[int]]) -> int | None:
+    """Order-free matching of gold calls to reply calls (point 7), by augmenting paths.
+
+    Parameters
+    ----------
+    edges : sequence of sequence of int
+        For each gold call, the indices of the reply calls that satisfy it.
+
+    Returns
+    -------
+    int or None
+        The first gold call left without a distinct reply call, or None when every gold call
+        gets one.
+    """
+    owner: dict[int, int] = {}
+    lists = [list(e) for e in edges]
+    for i in range(len(lists)):
+        if not _augment(i, lists, owner, set()):
+            return i
+    return None
 
 
 # -- public --------------------------------------------------------------------------------------
@@ -266,10 +321,15 @@ def grade(parsed_or_calls: ParsedReply | Sequence[ToolCall] | ToolCall,
     """
     if rule not in RULES:
         raise GradingError(f"unknown grading rule {rule!r}; expected one of {list(RULES)}")
-    golds = _gold_calls(gold, toolset)
-    calls = _graded_calls(parsed_or_calls, toolset, rule)
+    return _grade_calls(calls_under_rule(parsed_or_calls, toolset, rule),
+                        _gold_calls(gold, toolset), toolset)
+
+
+def _grade_calls(calls: Sequence[ToolCall], golds: Sequence[GoldCall],
+                 toolset: Toolset) -> Verdict:
+    """The verdict on the calls a rule selected (points 1 to 9)."""
     tool_correct = Counter(c.name for c in calls) == Counter(g.name for g in golds)
-    schema_valid = all(_schema_valid(c, toolset) for c in calls)
+    schema_valid = all(call_schema_valid(c, toolset) for c in calls)
 
     def verdict(reason: str) -> Verdict:
         return Verdict(correct=not reason, tool_correct=tool_correct,
@@ -289,14 +349,11 @@ def grade(parsed_or_calls: ParsedReply | Sequence[ToolCall] | ToolCall,
         reasons.append([
             _mismatch(c.arguments, g.accepted, g.may_omit, params, "", closed=True)
             if c.name == g.name else "wrong tool" for c in calls])
-    edges = [[j for j, r in enumerate(row) if r is None] for row in reasons]
-    owner: dict[int, int] = {}
-    for i in range(len(golds)):
-        if not _augment(i, edges, owner, set()):
-            # every matching call is taken by another gold call: report a real mismatch
-            first = next((r for r in reasons[i] if r not in (None, "wrong tool")),
-                         f"no distinct call matches gold call {i + 1} ({golds[i].name})")
-            return verdict(first)
+    i = unmatched_gold([[j for j, r in enumerate(row) if r is None] for row in reasons])
+    if i is not None:
+        # every matching call is taken by another gold call: report a real mismatch
+        return verdict(next((r for r in reasons[i] if r not in (None, "wrong tool")),
+                            f"no distinct call matches gold call {i + 1} ({golds[i].name})"))
     return verdict("")
 
 
@@ -331,4 +388,42 @@ def grade_all(reply: Any, toolset: Toolset, protocol_id: str,
         As for :func:`grade`.
     """
     parsed = parse_reply(reply, toolset, protocol_id, lenient_fallback=lenient_fallback)
-    return {rule: grade(parsed, gold, toolset, rule) for rule in RULES}
+    return grade_rules(parsed, gold, toolset)
+
+
+def grade_rules(parsed: ParsedReply, gold: Sequence[GoldCall | ToolCall] | GoldCall | ToolCall,
+                toolset: Toolset) -> dict[str, Verdict]:
+    """Grade a parsed reply under every rule, each distinct selection of calls once.
+
+    Parameters
+    ----------
+    parsed : ParsedReply
+        The reply as ``parse_reply`` read it.
+    gold : sequence of GoldCall or ToolCall
+        The expected calls.
+    toolset : Toolset
+        The tools the model was shown.
+
+    Returns
+    -------
+    dict of str to Verdict
+        One verdict per rule, keyed and ordered as :data:`RULES`; the same as
+        ``grade(parsed, gold, toolset, rule)`` for each.
+
+    Raises
+    ------
+    GradingError
+        As for :func:`grade`.
+    """
+    golds = _gold_calls(gold, toolset)
+    source = parsed.source_protocol
+    selected = _calls_by_rule(parsed.calls_as_written, toolset,
+                              get_protocol(source).text_values if source else False, RULES)
+    verdicts: dict[str, Verdict] = {}
+    graded: list[tuple[tuple[ToolCall, ...], Verdict]] = []
+    for rule, calls in selected.items():
+        # the rules often select the same calls: grade each distinct selection once
+        same = next((v for c, v in graded if c == calls), None)
+        verdicts[rule] = same or _grade_calls(calls, golds, toolset)
+        graded.append((calls, verdicts[rule]))
+    return verdicts

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 __all__ = [
@@ -328,7 +329,12 @@ class ToolIR:
 
     def param(self, name: str) -> ParamIR | None:
         """The top-level parameter called ``name``, or None."""
-        return next((p for p in self.params if p.name == name), None)
+        return self._params_by_name.get(name)
+
+    @cached_property
+    def _params_by_name(self) -> dict[str, ParamIR]:
+        # parsers and graders look parameters up for every argument of every reply
+        return {p.name: p for p in reversed(self.params)}
 
     @property
     def input_type(self) -> TypeIR:
@@ -437,7 +443,7 @@ class Toolset:
         return self.tools[key]
 
     def __contains__(self, name: object) -> bool:
-        return any(t.name == name for t in self.tools)
+        return isinstance(name, str) and name in self._tools_by_name
 
     @property
     def names(self) -> list[str]:
@@ -446,7 +452,12 @@ class Toolset:
 
     def get(self, name: str) -> ToolIR | None:
         """The tool called ``name``, or None."""
-        return next((t for t in self.tools if t.name == name), None)
+        return self._tools_by_name.get(name)
+
+    @cached_property
+    def _tools_by_name(self) -> dict[str, ToolIR]:
+        # reversed: with duplicate names (a malformed toolset), the first one wins, as before
+        return {t.name: t for t in reversed(self.tools)}
 
     def subset(self, names: Sequence[str]) -> Toolset:
         """A new toolset of the named tools, in the order given. Unknown names raise KeyError."""

@@ -21,9 +21,10 @@ from typing import Any, Iterable, Sequence
 import pandas as pd
 
 from .formats import get_format, render
-from .grading import RULES, grade
+from .grading import RULES, grade_rules
 from .ir import Request
 from .protocols import parse_reply
+from .possible_answers import grade_possible_answers
 
 __all__ = ["TURN_COLUMNS", "Cell", "read_checkpoint", "run_cells", "turns_frame"]
 
@@ -80,6 +81,8 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("correct_main", "boolean", "", "correct under the main rule"),
     ("correct_symmetric", "boolean", "", "correct under the symmetric rule"),
     ("correct_as_written", "boolean", "", "correct under the as-written rule"),
+    ("correct_possible_answers", "boolean", "",
+     "correct against possible answers, BFCL's way (toolform.possible_answers)"),
     ("correct_end_state", "boolean", "",
      "running the calls leaves the gold call's end state (tools with generator executors; else NA)"),
     ("tool_correct", "boolean", "", "the right tools were called (main rule's calls)"),
@@ -168,7 +171,8 @@ def _run_turn(cell: Cell, request: Request, client: Any, max_tokens: int) -> dic
     except Exception as exc:  # a render or server failure becomes a row, never a lost turn
         row.update(reply="", calls=[], n_calls=0, parsed_strict=False, parsed_lenient=False,
                    lenient_protocol=None, format_compliant=False, renested=False,
-                   resolved_names=[], issues=[], correct_end_state=None, tool_correct=False,
+                   resolved_names=[], issues=[], correct_end_state=None,
+                   correct_possible_answers=False, tool_correct=False,
                    schema_valid=False,
                    reason="", prompt_tokens=None, completion_tokens=None, latency_s=None,
                    error=f"{type(exc).__name__}: {exc}",
@@ -176,7 +180,7 @@ def _run_turn(cell: Cell, request: Request, client: Any, max_tokens: int) -> dic
         return row
     # the whole completion: the native protocol reads its tool_calls, the others its text
     parsed = parse_reply(completion, request.toolset, cell.protocol_id, rule="main")
-    verdicts = {rule: grade(parsed, request.gold, request.toolset, rule=rule) for rule in RULES}
+    verdicts = grade_rules(parsed, request.gold, request.toolset)
     main = verdicts["main"]
     row.update(
         reply=completion.text, calls=[c.to_dict() for c in parsed.calls],
@@ -184,7 +188,10 @@ def _run_turn(cell: Cell, request: Request, client: Any, max_tokens: int) -> dic
         parsed_lenient=parsed.parsed_lenient, lenient_protocol=parsed.lenient_protocol,
         format_compliant=parsed.format_compliant, renested=parsed.renested,
         resolved_names=[list(r) for r in parsed.resolved_names], issues=list(parsed.issues),
-        correct_end_state=_end_state(parsed.calls, request), tool_correct=main.tool_correct, schema_valid=main.schema_valid, reason=main.reason,
+        correct_end_state=_end_state(parsed.calls, request),
+        correct_possible_answers=grade_possible_answers(parsed, request.gold,
+                                                        request.toolset).correct,
+        tool_correct=main.tool_correct, schema_valid=main.schema_valid, reason=main.reason,
         prompt_tokens=completion.prompt_tokens, completion_tokens=completion.completion_tokens,
         latency_s=completion.latency_s, error=None,
         **{f"correct_{rule}": v.correct for rule, v in verdicts.items()},

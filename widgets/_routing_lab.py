@@ -7,26 +7,21 @@ from typing import Any
 
 import altair as alt
 import ipywidgets as widgets
-import numpy as np
 import pandas as pd
 
 from toolform.catalogue import MISSIONS, ROUTINGS, run_mission
 from toolform.catalogue import RoutingLab as Lab
+from toolform.charts import routing_trace_chart
 
-from ._html import error, esc, mark, table
+from ._html import error, esc, frame_table, mark, table
 
 __all__ = ["RoutingLab"]
 
 #: The lab settings the sliders set, and the sweep of k the chart draws.
 LAB_SETTINGS = ("n_tools", "n_domains", "distinctiveness", "vagueness", "near_duplicates")
 SWEEP_KS = (1, 2, 4, 8, 16, 32, 64)
-
-
-def _plane(vectors: np.ndarray) -> np.ndarray:
-    """The vectors' first two principal components, for drawing (shape ``(n, 2)``)."""
-    centred = vectors - vectors.mean(axis=0)
-    _, _, axes = np.linalg.svd(centred, full_matrices=False)
-    return centred @ axes[:2].T
+#: Simulated requests per run (``RoutingLab.run``'s default); the traced request is one of them.
+N_REQUESTS = 500
 
 
 class RoutingLab(widgets.VBox):
@@ -43,6 +38,8 @@ class RoutingLab(widgets.VBox):
     Attributes
     ----------
     n_tools, n_domains, near_duplicates, k, groups : ipywidgets.IntSlider
+    request : ipywidgets.IntSlider
+        Which of the run's simulated requests to trace (0 … 499).
     distinctiveness, vagueness : ipywidgets.FloatSlider
     routing : ipywidgets.ToggleButtons
         ``all``, ``exact`` or ``grouped``.
@@ -51,12 +48,15 @@ class RoutingLab(widgets.VBox):
     mission : ipywidgets.Dropdown
         ``""`` for free play, or a mission id; a mission sets the catalogue sliders.
     play_button : ipywidgets.Button
-    result, mission_view : ipywidgets.HTML
+    result, mission_view, trace_view : ipywidgets.HTML
+        The run's figures; the mission; the traced request's steps.
     chart, picture : ipywidgets.Output
-        Success and recall against k; the tools by domain.
+        Success and recall against k; the traced request among the tools by domain.
     lab : toolform.catalogue.RoutingLab
     run : pandas.DataFrame
         The last run's row (``toolform.catalogue.LAB_COLUMNS``).
+    trace : toolform.catalogue.RoutingTrace
+        The traced request.
     played : MissionResult or None
     """
 
@@ -65,6 +65,7 @@ class RoutingLab(widgets.VBox):
         self._defaults = {name: defaults[name] for name in LAB_SETTINGS}
         self.lab: Any = None
         self.run: Any = None
+        self.trace: Any = None
         self.played: Any = None
         slider = {"continuous_update": False, "style": {"description_width": "110px"}}
         self.n_tools = widgets.IntSlider(value=defaults["n_tools"], min=10, max=1000, step=10,
@@ -83,6 +84,8 @@ class RoutingLab(widgets.VBox):
                                              description="strategy")
         self.k = widgets.IntSlider(value=8, min=1, max=64, description="k", **slider)
         self.groups = widgets.IntSlider(value=2, min=1, max=12, description="groups", **slider)
+        self.request = widgets.IntSlider(value=0, min=0, max=N_REQUESTS - 1,
+                                         description="trace request", **slider)
         self.merge = widgets.Checkbox(value=False, description="merge near duplicates",
                                       indent=False)
         self.mission = widgets.Dropdown(
@@ -93,6 +96,7 @@ class RoutingLab(widgets.VBox):
         self.status = widgets.HTML()
         self.result = widgets.HTML()
         self.mission_view = widgets.HTML()
+        self.trace_view = widgets.HTML()
         self.chart = widgets.Output()
         self.picture = widgets.Output()
         self._catalogue = (self.n_tools, self.n_domains, self.distinctiveness, self.vagueness,
@@ -104,11 +108,13 @@ class RoutingLab(widgets.VBox):
             widgets.HBox([widgets.VBox(list(self._catalogue)),
                           widgets.VBox([self.routing, self.k, self.groups, self.merge])]),
             self.status, self.result, widgets.HBox([self.chart, self.picture]),
+            self.request, self.trace_view,
         ])
         for control in self._catalogue:
             control.observe(lambda _: self.refresh(rebuild=True), names="value")
         for control in (self.routing, self.k, self.groups, self.merge):
             control.observe(lambda _: self.refresh(), names="value")
+        self.request.observe(lambda _: self._show_trace(), names="value")
         self.mission.observe(lambda _: self._on_mission(), names="value")
         self.play_button.on_click(lambda _: self.play())
         self._building = False
@@ -157,7 +163,7 @@ class RoutingLab(widgets.VBox):
         try:
             if rebuild or self.lab is None:
                 self.lab = Lab(**{name: getattr(self, name).value for name in LAB_SETTINGS})
-            self.run = self.lab.run(**self._choices())
+            self.run = self.lab.run(n_requests=N_REQUESTS, **self._choices())
             # showing all tools has no k: its curve is drawn for exact routing
             sweep = self.lab.sweep(SWEEP_KS, routing=self.routing.value if
                                    self.routing.value != "all" else "exact",
@@ -175,9 +181,8 @@ class RoutingLab(widgets.VBox):
                     ["success", "recall (target shown)", "choice when shown", "tools read",
                      "tool tokens", "latency"])
             + f"<div><i>Simulated over {int(row['n_requests'])} requests.</i></div></div>")
-        if rebuild:
-            self._draw_picture()
         self._draw_sweep(sweep)
+        self._show_trace()
 
     def play(self) -> None:
         """Play the chosen mission with the current routing choices and show its checks."""
@@ -195,23 +200,23 @@ class RoutingLab(widgets.VBox):
                              f"<ul style='margin: 2px 0'>{checks}</ul>")
 
     # -- pictures --------------------------------------------------------------------------------
-    def _draw_picture(self) -> None:
-        lab = self.lab
-        xy = _plane(lab.vectors)
-        points = pd.DataFrame({
-            "x": xy[:, 0], "y": xy[:, 1], "domain": lab.domain.astype(str),
-            "tool": np.arange(len(xy)),
-            "kind": np.where(lab.original == np.arange(len(xy)), "tool", "near duplicate"),
-        })
-        title = "Tools by domain (first two principal components)"
-        chart = alt.Chart(points, title=title).mark_point(filled=True, size=30).encode(
-            x=alt.X("x:Q", axis=None), y=alt.Y("y:Q", axis=None),
-            color=alt.Color("domain:N", legend=None),
-            shape=alt.Shape("kind:N", title=None),
-            tooltip=[alt.Tooltip("tool:Q"), alt.Tooltip("domain:N"), alt.Tooltip("kind:N")],
-        ).properties(width=300, height=260)
+    def _show_trace(self) -> None:
+        """Trace the chosen request under the current settings: its steps and its picture."""
+        if self.lab is None:
+            return
+        try:
+            self.trace = self.lab.trace(self.request.value, n_requests=N_REQUESTS,
+                                        **self._choices())
+        except Exception as exc:
+            self.status.value = error(exc)
+            return
+        self.trace_view.value = (
+            '<div class="toolform-trace">' + frame_table(self.trace.steps())
+            + "<div><i>One simulated request: the router's shortlist, best first</i></div>"
+            + frame_table(self.trace.frame().drop(columns="simulation").head(16),
+                          float_format="{:.3f}") + "</div>")
         self.picture.outputs = ()
-        self.picture.append_display_data(chart)
+        self.picture.append_display_data(routing_trace_chart(self.trace.points()))
 
     def _draw_sweep(self, sweep: pd.DataFrame) -> None:
         routed = sweep[sweep["routing"] != "all"].melt(

@@ -5,7 +5,8 @@
 - :class:`TwoStage` — names (with descriptions) first, then the chosen tool's schema;
 - :func:`fit_to_budget` — shrink a tool block to a per-turn token budget;
 - :func:`count_sweep`, :func:`recall_at_k`, :func:`end_to_end` — the comparisons;
-- :class:`RoutingLab` and the missions — a routing SIMULATION;
+- :class:`RoutingLab` (with :meth:`RoutingLab.trace` → :class:`RoutingTrace`) and the
+  missions — a routing SIMULATION;
 - :func:`lint_catalogue` and :func:`prune_report` — catalogue hygiene.
 """
 
@@ -13,7 +14,8 @@ from ._budget import BudgetFit, fit_to_budget
 from ._hygiene import LINT_COLUMNS, PRUNE_COLUMNS, filter_permitted, lint_catalogue, prune_report
 from ._plan import CataloguePlan, EvidenceRow, plan_catalogue
 from ._retrieve import METHODS, Retrieval, Retriever, retrieve, tokenize
-from ._routing import (LAB_COLUMNS, MISSIONS, ROUTINGS, Mission, MissionResult, RoutingLab,
+from ._routing import (LAB_COLUMNS, MISSIONS, REQUEST_COLUMNS, ROUTINGS, TRACE_COLUMNS,
+                       TRACE_POINT_COLUMNS, Mission, MissionResult, RoutingLab, RoutingTrace,
                        chooser_noise, mission_grid, run_mission, tokens_per_tool)
 from ._sweep import (DEFAULT_STRATEGIES, END_TO_END_COLUMNS, RECALL_COLUMNS, SUMMARY_COLUMNS,
                      SWEEP_COLUMNS, SWEEP_SIZES, Strategy, count_sweep, end_to_end,
@@ -23,9 +25,10 @@ from ._two_stage import Selection, TwoStage, TwoStageResult
 __all__ = sorted([
     "BudgetFit", "CataloguePlan", "DEFAULT_STRATEGIES", "END_TO_END_COLUMNS", "EvidenceRow",
     "LAB_COLUMNS", "LINT_COLUMNS", "METHODS", "MISSIONS", "Mission", "MissionResult",
-    "PRUNE_COLUMNS", "RECALL_COLUMNS", "ROUTINGS", "Retrieval", "Retriever", "RoutingLab",
-    "SUMMARY_COLUMNS", "SWEEP_COLUMNS", "SWEEP_SIZES", "Selection", "Strategy", "TwoStage",
-    "TwoStageResult", "chooser_noise", "count_sweep", "end_to_end", "filter_permitted",
+    "PRUNE_COLUMNS", "RECALL_COLUMNS", "REQUEST_COLUMNS", "ROUTINGS", "Retrieval", "Retriever",
+    "RoutingLab", "RoutingTrace", "SUMMARY_COLUMNS", "SWEEP_COLUMNS", "SWEEP_SIZES", "Selection",
+    "Strategy", "TRACE_COLUMNS", "TRACE_POINT_COLUMNS", "TwoStage", "TwoStageResult",
+    "chooser_noise", "count_sweep", "end_to_end", "filter_permitted",
     "fit_to_budget", "lint_catalogue", "make_strategies", "mission_grid", "plan_catalogue",
     "prune_report", "recall_at_k", "retrieve", "run_mission", "summarize_sweep",
     "tokenize", "tokens_per_tool",

@@ -5,9 +5,10 @@ from ._catalogue import (
     end_to_end_chart,
     recall_chart,
     routing_lab_chart,
+    routing_trace_chart,
     sweep_tokens_chart,
 )
-from ._runs import ab_chart, save_chart
+from ._runs import ab_chart, bfcl_arm_chart, save_chart
 from ._study import (
     cost_frontier_chart,
     crossing_chart,
@@ -21,6 +22,8 @@ from ._study import (
 
 __all__ = sorted([
     "count_sweep_chart", "end_to_end_chart", "recall_chart", "routing_lab_chart",
-    "sweep_tokens_chart", "ab_chart", "cost_frontier_chart", "crossing_chart", "disclosure_chart", "hijack_chart",
+    "routing_trace_chart", "sweep_tokens_chart", "ab_chart", "bfcl_arm_chart",
+    "cost_frontier_chart",
+    "crossing_chart", "disclosure_chart", "hijack_chart",
     "ladder_chart", "rule_flip_chart", "s_curve_chart", "save_chart", "selection_chart",
 ])

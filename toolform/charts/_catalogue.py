@@ -6,7 +6,7 @@ import altair as alt
 import pandas as pd
 
 __all__ = ["count_sweep_chart", "end_to_end_chart", "recall_chart", "routing_lab_chart",
-           "sweep_tokens_chart"]
+           "routing_trace_chart", "sweep_tokens_chart"]
 
 _SIZE_AXIS = alt.Scale(type="log", base=2)
 
@@ -135,3 +135,56 @@ def routing_lab_chart(frame: pd.DataFrame, *, title: str = "Routing lab (simulat
         tooltip=[alt.Tooltip("routing:N"), alt.Tooltip("k:Q"), alt.Tooltip("measure:N"),
                  alt.Tooltip("value:Q", format=".1f")],
     ).properties(width=420, height=260)
+
+
+#: How :func:`routing_trace_chart` draws each highlight: (mark, shape, colour, size in pixels²).
+_TRACE_MARKS = (
+    ("request", "triangle-up", "#d62728", 160),
+    ("shortlist", "circle", "#222222", 150),
+    ("right tool", "diamond", "#2ca02c", 420),
+    ("pick", "cross", "#ff7f0e", 260),
+)
+
+
+def routing_trace_chart(points: pd.DataFrame, *,
+                        title: str = "One request through the router (simulation)"
+                        ) -> alt.LayerChart:
+    """The catalogue by domain, with one request, its right tool, the shortlist and the pick.
+
+    Parameters
+    ----------
+    points : pandas.DataFrame
+        ``RoutingTrace.points()``: long form, columns ``mark`` (``tool``, ``request``,
+        ``shortlist``, ``right tool``, ``pick``), ``tool``, ``domain``, ``near_duplicate``,
+        ``x`` and ``y`` (the catalogue's first two principal components, unitless).
+    title : str
+        Chart title; keep "simulation" in it: the routing lab asks no model.
+
+    Returns
+    -------
+    altair.LayerChart
+        Every tool as a dot coloured by domain; over them, open marks for the request
+        (triangle), the shortlist (circles), the right tool (diamond) and the pick (cross),
+        one legend entry each. Where the pick is the right tool, the cross sits in the diamond.
+    """
+    tools = points[points["mark"] == "tool"]
+    marked = points[points["mark"] != "tool"]
+    x = alt.X("x:Q", axis=None)
+    y = alt.Y("y:Q", axis=None)
+    tooltip = [alt.Tooltip("mark:N"), alt.Tooltip("tool:Q"), alt.Tooltip("domain:N"),
+               alt.Tooltip("near_duplicate:N")]
+    dots = alt.Chart(tools).mark_circle(size=28, opacity=0.55).encode(
+        x=x, y=y, color=alt.Color("domain:N", title="domain", legend=None,
+                        scale=alt.Scale(scheme="tableau20")),
+        tooltip=tooltip)
+    names = [m[0] for m in _TRACE_MARKS]
+    rings = alt.Chart(marked).mark_point(filled=False, strokeWidth=2.5).encode(
+        x=x, y=y,
+        shape=alt.Shape("mark:N", title=None,
+                        scale=alt.Scale(domain=names, range=[m[1] for m in _TRACE_MARKS])),
+        stroke=alt.Stroke("mark:N", title=None,
+                          scale=alt.Scale(domain=names, range=[m[2] for m in _TRACE_MARKS])),
+        size=alt.Size("mark:N", title=None,
+                      scale=alt.Scale(domain=names, range=[m[3] for m in _TRACE_MARKS])),
+        tooltip=tooltip)
+    return alt.layer(dots, rings, title=title).properties(width=360, height=300)

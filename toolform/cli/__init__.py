@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import typer
 
-from . import _abtest, _advisor, _catalogue, _guard, _local_model
+from . import _abtest, _advisor, _bfcl_arm, _catalogue, _guard, _local_model
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="ToolForm: how should an agent show its tools to a model, and read the calls back?")
 
-for _module in (_abtest, _advisor, _catalogue, _guard, _local_model):
+for _module in (_abtest, _advisor, _bfcl_arm, _catalogue, _guard, _local_model):
     _module.register(app)
 
 __all__ = ["app"]

@@ -37,16 +37,13 @@ def register(app: typer.Typer) -> None:
         """Run the eight core formats, each with its default protocol, and print the table."""
         from ..abtest import ab_test
         from ..charts import save_chart
-        from ..clients import OpenAICompatClient, ReplayClient
+        from ..clients import cassette_client
         from ..datasets import data_path, load_dataset
 
         datasets = [load_dataset(name.strip()) for name in dataset.split(",") if name.strip()]
         tape = cassette or data_path(RECORDED_AB_CASSETTE)
-        if base_url:
-            live = OpenAICompatClient(base_url, model, api_key=api_key, max_concurrency=concurrency)
-            client = ReplayClient(tape, inner=live, mode="auto")
-        else:
-            client = ReplayClient(tape, model=model, mode="replay")
+        client = cassette_client(tape, model, base_url=base_url, api_key=api_key,
+                                 max_concurrency=concurrency)
         out.mkdir(parents=True, exist_ok=True)
         result = ab_test(datasets, client, n=n, seed=seed, checkpoint=out / "turns.jsonl",
                          max_concurrency=concurrency, max_tokens=max_tokens, progress=progress)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ._base import ChatClient, Completion
 from ._openai_compat import OpenAICompatClient
-from ._replay import MODES, ReplayClient, request_key
+from ._replay import MODES, ReplayClient, cassette_client, request_key
 
 __all__ = [
     "ChatClient",
@@ -16,5 +16,6 @@ __all__ = [
     "MODES",
     "OpenAICompatClient",
     "ReplayClient",
+    "cassette_client",
     "request_key",
 ]

@@ -33,7 +33,7 @@ from typing import Any
 from ..errors import CassetteMissError, DatasetError
 from ._base import ChatClient, Completion
 
-__all__ = ["MODES", "ReplayClient", "request_key"]
+__all__ = ["MODES", "ReplayClient", "cassette_client", "request_key"]
 
 #: The modes a :class:`ReplayClient` runs in.
 MODES = ("auto", "record", "replay")
@@ -281,3 +281,35 @@ def _drop_partial_tail(handle: Any, path: Path) -> None:
     warnings.warn(f"cassette {path}: dropping {size - keep} bytes of a truncated last line "
                   "before appending", RuntimeWarning, stacklevel=4)
     handle.truncate(keep)
+
+
+def cassette_client(cassette: str | os.PathLike[str], model: str, *,
+                    base_url: str | None = None, api_key: str | None = None,
+                    max_concurrency: int = 4) -> ReplayClient:
+    """A client over a cassette: replay only, or recording what a live server answers.
+
+    Parameters
+    ----------
+    cassette : path
+        The cassette file (``.jsonl``) or folder.
+    model : str
+        The model id (part of every reply's key).
+    base_url : str, optional
+        An OpenAI-compatible endpoint. With it, replies already in the cassette are replayed and
+        the others asked of the server and appended (``mode="auto"``); without it, the cassette is
+        replayed offline and a missing reply raises ``CassetteMissError``.
+    api_key : str, optional
+        Key for the server, if it needs one.
+    max_concurrency : int, default 4
+        Requests in flight at once against the server.
+
+    Returns
+    -------
+    ReplayClient
+    """
+    if base_url is None:
+        return ReplayClient(cassette, model=model, mode="replay")
+    from ._openai_compat import OpenAICompatClient
+
+    live = OpenAICompatClient(base_url, model, api_key=api_key, max_concurrency=max_concurrency)
+    return ReplayClient(cassette, inner=live, mode="auto")

@@ -22,12 +22,15 @@ looking at a base64 or hex run of at most :data:`MAX_DECODE_CHARS` characters as
 
 from ._clean import CLEAN_MODES, CleanLogEntry, clean_toolset, strip_text
 from ._fields import FIELD_KINDS, FieldText, iter_fields
-from ._hijack import (CONDITIONS, DEFAULT_SENTENCE, DEFAULT_SENTINEL, HIJACK_COLUMNS, HijackResult,
-                      calls_follow, hijack_experiment, plant_instruction, record_hijack)
+from ._hijack import (CONDITIONS, DEFAULT_SENTENCE, DEFAULT_SENTINEL, HIJACK_COLUMNS,
+                      RECORDED_HIJACK_CASSETTE, RECORDED_HIJACK_DRAW, RECORDED_HIJACK_FORMATS,
+                      RECORDED_HIJACK_SENTENCES,
+                      HijackResult, calls_follow, hijack_experiment, plant_instruction,
+                      record_hijack, recorded_hijack)
 from ._labelled import (SPLITS, DetectorScores, LabelledText, detector_scores, labelled_toolset,
                         load_labelled_set)
 from ._pin import PinReport, pin, read_lockfile, tool_hash, verify, write_lockfile
-from ._rules import MAX_DECODE_CHARS, RULES, SEVERITIES, Rule, get_rule
+from ._rules import MAX_DECODE_CHARS, RULES, SEVERITIES, Rule, clear_caches, get_rule
 from ._scan import (FINDING_COLUMNS, Finding, GuardReport, findings_frame, guard, scan_text,
                     scan_toolset)
 
@@ -48,12 +51,17 @@ __all__ = [
     "LabelledText",
     "MAX_DECODE_CHARS",
     "PinReport",
+    "RECORDED_HIJACK_CASSETTE",
+    "RECORDED_HIJACK_DRAW",
+    "RECORDED_HIJACK_FORMATS",
+    "RECORDED_HIJACK_SENTENCES",
     "RULES",
     "Rule",
     "SEVERITIES",
     "SPLITS",
     "calls_follow",
     "clean_toolset",
+    "clear_caches",
     "detector_scores",
     "findings_frame",
     "get_rule",
@@ -66,6 +74,7 @@ __all__ = [
     "plant_instruction",
     "read_lockfile",
     "record_hijack",
+    "recorded_hijack",
     "scan_text",
     "scan_toolset",
     "strip_text",

@@ -1,8 +1,8 @@
 """The guard's labelled set, and how well the detector does on it.
 
 ``datasets/guard/labelled.jsonl`` (see its ``README.md``) holds texts labelled ``benign`` (copied
-verbatim from real MCP ``tools/list`` captures) or ``injected`` (written for this project, in
-varied styles and places). :func:`detector_scores` puts each text where it belongs in a small
+verbatim from real MCP ``tools/list`` captures and BFCL function documents) or ``injected``
+(written for this project, in varied styles and places). :func:`detector_scores` puts each text where it belongs in a small
 toolset (a tool description, a parameter's description, default, enum value or title, or a tool
 name), adds the row's catalogue as name-only tools, scans it, and counts a text as *flagged* when
 its tool gets a finding at the asked severity or above.
@@ -35,9 +35,12 @@ LABELS = ("benign", "injected")
 #: The splits, in the order they were written (see ``datasets/guard/README.md``): ``dev`` rows
 #: were written first (their injected half after the rules) and the rules were revised once
 #: after scoring them; ``holdout1`` was written after that revision, scored once, then used for
-#: a second revision; ``holdout2`` was written after the second revision and scored once, with
-#: the rules frozen since.
-SPLITS = ("dev", "holdout1", "holdout2")
+#: a second revision; ``holdout2`` was written after the second revision and scored once;
+#: ``dev2`` (118 injected, 100 benign) was written for the third revision, which used all four
+#: splits; ``holdout3`` (60 + 60) was written blind by a colleague who never saw the rules, scored
+#: once with the third revision, then read for the fourth. Every split has now been read while
+#: revising: none is held out.
+SPLITS = ("dev", "holdout1", "holdout2", "dev2", "holdout3")
 #: Where a row's text is placed (field kinds of ``FIELD_KINDS``).
 PLACES = ("tool.description", "tool.title", "tool.name", "param.description", "param.title",
           "param.default", "param.enum")
@@ -62,7 +65,8 @@ class LabelledText:
     text : str
         The text itself.
     server : str
-        The MCP server (npm package) the text or its carrier tool comes from.
+        The MCP server (npm package) the text or its carrier tool comes from, or
+        ``bfcl/<category>`` for a BFCL function document.
     tool : str
         The carrier tool's name (for ``tool.name`` rows: the text).
     param : str or None

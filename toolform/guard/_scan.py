@@ -5,7 +5,9 @@ decoding it does (TS107 looking at a base64 or hex run of at most
 :data:`~toolform.guard._rules.MAX_DECODE_CHARS` characters) turns bytes into text to read them.
 
 Text rules read a field with its invisible characters taken out (so ``ig\\u200bnore previous
-instructions`` is still read as words), and report offsets into the original text.
+instructions`` is still read as words), and report offsets into the original text. A rule runs
+on a field when its trigger words occur, or, for TS101-TS105, when the general sentence reading
+(:func:`~toolform.guard._rules.general_rules`) finds something for it.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..ir import Toolset
 from ._fields import FIELD_KINDS, FieldText, iter_fields
-from ._rules import (INVISIBLE_CLASS, NAME_TOKEN, RULES, SEVERITIES, Hit, Matcher, Rule,
-                     ScanContext, TriggerTest, get_rule, invisible_spans, severity_rank,
-                     shadowing, trigger_test, words_of)
+from ._rules import (GENERAL_WORDS, INVISIBLE_CLASS, NAME_TOKEN, RULES, SEVERITIES, Hit,
+                     Matcher, Rule, ScanContext, TriggerTest, general_rules, get_rule,
+                     invisible_spans, severity_rank, shadowing, trigger_test, words_of)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -175,10 +177,18 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
     words = words_of(lowered)
     ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
     out: list[tuple[Rule, Hit]] = []
+    general: frozenset[str] | None = None
     for rule, test in plan:
         if use_triggers and test is not None and test[0].isdisjoint(words) and (
                 test[1] is None or test[1].search(lowered) is None):
-            continue
+            if not rule.general:
+                continue
+            if general is None:
+                # the word check first: it is cheaper than the cached call
+                general = (frozenset() if GENERAL_WORDS.isdisjoint(words)
+                           else general_rules(visible, kind))
+            if rule.id not in general:
+                continue
         if rule.id == "TS106":
             if back is not None or not use_triggers:  # nothing hidden: nothing to report
                 out.extend(_hits(rule, rule.matcher, text, ctx, None))

@@ -18,12 +18,12 @@ from urllib.parse import quote, unquote_plus
 
 from ..errors import ParseError
 from ..ir import ToolCall, ToolIR, Toolset, TypeIR
-from ._common import (MAX_DEPTH, code_fences, coerce_value, find_tool, json_at, json_fragments,
-                      match_brackets, quote_if_needed, strip_think, tag_bodies, text_of,
+from ._common import (MAX_DEPTH, PY_CALL_HEAD, PY_CODE_LANGS, PY_WRAPPER, code_fences, coerce_value,
+                      find_tool, json_at, json_fragments, match_brackets, py_module_calls,
+                      py_parse_source, py_prose_calls, py_read_call, py_write_call,
+                      quote_if_needed, strip_think, tag_bodies, text_of, to_json_value,
                       tool_finder, unquote_value)
 from ._json import ABSTENTION, calls_from_value
-from ._python import (_CALL_HEAD, _CODE_LANGS, _from_module, _from_prose, _parse_source,
-                      _read_call, _write_call)
 from ._registry import Protocol, register_protocol
 
 __all__ = ["BfclPythonList", "BracketCall", "CliCall", "GraphqlCall", "PythonListCall",
@@ -69,7 +69,7 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
     if _LIST_START.search(block) is None:  # no "[name(": skip parsing the whole block
         return None
     try:
-        tree = _parse_source(block, "exec")
+        tree = py_parse_source(block, "exec")
     except SyntaxError:
         tree = None
     found = False
@@ -80,7 +80,7 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
             if isinstance(value, ast.List) and value.elts and all(
                     isinstance(e, ast.Call) for e in value.elts):
                 found = True
-                calls.extend(c for c in (_read_call(e, toolset) for e in value.elts) if c)
+                calls.extend(c for c in (py_read_call(e, toolset) for e in value.elts) if c)
         if found:
             return calls
     brackets = match_brackets(block, "[(")
@@ -90,13 +90,13 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
         if (block[start] != "[" or start < done or brackets.levels[start] > 1
                 or brackets.depths[start] > MAX_DEPTH):
             continue
-        head = _CALL_HEAD.match(block, start + 1 + len(_WS.match(block, start + 1).group()))
+        head = PY_CALL_HEAD.match(block, start + 1 + len(_WS.match(block, start + 1).group()))
         if head is None:
             continue
         end = brackets.pairs[start]
         name = re.sub(r"\s+", "", head.group(1))
         try:
-            node = _parse_source(block[start:end + 1], "eval")
+            node = py_parse_source(block[start:end + 1], "eval")
         except SyntaxError as exc:
             if find_tool(name, toolset) is not None:
                 raise ParseError(f"the call list at offset {start} is not valid Python: "
@@ -106,9 +106,9 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
         if isinstance(body, ast.List) and all(isinstance(e, ast.Call) for e in body.elts):
             found = True
             done = end + 1
-            calls.extend(c for c in (_read_call(e, toolset) for e in body.elts) if c)
+            calls.extend(c for c in (py_read_call(e, toolset) for e in body.elts) if c)
     for start, _ in brackets.unclosed:
-        head = _CALL_HEAD.match(block, start + 1)
+        head = PY_CALL_HEAD.match(block, start + 1)
         if block[start] == "[" and head and find_tool(re.sub(r"\s+", "", head.group(1)),
                                                       toolset):
             raise ParseError(f"the call list at offset {start} never closes")
@@ -121,7 +121,7 @@ _LIST_START = re.compile(r"\[\s*[^\W\d][\w.\s]*\(")
 def _write_list(calls: Sequence[ToolCall]) -> str:
     if not calls:
         return ABSTENTION
-    return "[" + ", ".join(_write_call(c) for c in calls) + "]"
+    return "[" + ", ".join(py_write_call(c) for c in calls) + "]"
 
 
 _PYTHON_LIST_INSTRUCTION = ('To call tools, reply with a Python list of calls with keyword '
@@ -151,7 +151,7 @@ class PythonListCall(Protocol):
     def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
         """The calls of the bracketed Python lists in ``text``."""
         text, _ = strip_think(text)
-        return [c for block in _blocks(text, _CODE_LANGS)
+        return [c for block in _blocks(text, PY_CODE_LANGS)
                 for c in _list_calls(block, toolset) or []]
 
 
@@ -162,10 +162,22 @@ class PythonListCall(Protocol):
     supports_parallel=True, structured=True, text_values=False,
 )
 class BfclPythonList(Protocol):
-    """The ``python_list_call`` shape, asked for with BFCL's ``[func_name1(...)]`` template.
+    """The ``python_list_call`` shape, asked for with BFCL's ``[func_name1(...)]`` template, and
+    read exactly as BFCL's own decoder reads it (``default_decode_ast_prompting``), so that
+    grading against possible answers agrees with BFCL's checker end to end.
 
-    Reading is as forgiving as BFCL's own decoder: a reply without the brackets is read as
-    bare Python calls (``python_call``'s reader).
+    Reading: the reply trimmed of backticks, newlines and spaces at both ends, wrapped in
+    brackets when they are missing, must be one Python expression: a call or a list of calls
+    (a fence with a language tag or calls on separate lines are broken lists; a reply that does
+    not start like a call or a list of calls is prose, with no call). Names are taken as
+    written. Only keyword arguments count (BFCL drops positional ones), besides the two spellings
+    of ``py_write_call`` for names that are not identifiers (``call("tool-name", ...)`` and
+    ``**{"arg-name": ...}``), which BFCL cannot decode at all. Values are literals, a
+    negated number, lists (tuples become lists) and dicts of them; a bare name (``my_data``,
+    ``true``) is its identifier as a string; a call with keyword arguments is a nested
+    ``{name: arguments}``, one without, or a subscript, its source text. Nothing is evaluated:
+    arithmetic, which BFCL evaluates, is a ``ParseError`` here, as are lambdas and other
+    expressions.
     """
 
     instruction = ("Answer only with the function calls, in the form [func_name1(params_name1"
@@ -173,19 +185,87 @@ class BfclPythonList(Protocol):
                    "each func_name is a tool_name; write no other text.")
 
     def write(self, calls: Sequence[ToolCall], toolset: Toolset) -> str:
-        """The calls as one Python list, a sentence for none."""
-        return _write_list(calls)
+        """The calls as one Python list; ``[]`` for none (BFCL decodes it as no call)."""
+        return _write_list(calls) if calls else "[]"
 
     def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
-        """The listed calls in ``text``, or its bare Python calls when no list is there."""
-        text, _ = strip_think(text)
-        calls: list[ToolCall] = []
-        for block in _blocks(text, _CODE_LANGS):
-            found = _list_calls(block, toolset)
-            if found is None:
-                found = _from_module(block, toolset) or _from_prose(block, toolset)
-            calls.extend(found)
-        return calls
+        """The calls of a reply that is one Python list of calls (see the class docstring)."""
+        body = text.strip("`\n ")
+        if body != "[]" and not _BFCL_HEAD.match(body):
+            return []  # prose: no attempt at a call list, so nothing broken either
+        body = ("" if body.startswith("[") else "[") + body + ("" if body.endswith("]") else "]")
+        try:
+            tree = py_parse_source(body.strip().strip("'"), "eval")
+        except SyntaxError as exc:
+            raise ParseError(f"not one Python list of calls ({exc.msg})") from None
+        node = getattr(tree, "body", None)
+        items = [node] if isinstance(node, ast.Call) else getattr(node, "elts", None)
+        if items is None or not all(isinstance(item, ast.Call) for item in items):
+            raise ParseError("the list holds something other than calls")
+        return [_bfcl_call(item, toolset) for item in items]
+
+
+_BFCL_HEAD = re.compile(r"\[?\s*[^\W\d][\w.]*\s*\(")
+
+
+def _bfcl_call(node: ast.Call, toolset: Toolset) -> ToolCall:
+    """One call as BFCL reads it, plus the two spellings ``py_write_call`` uses for names that
+    are not identifiers, which BFCL cannot decode at all: ``call("tool-name", ...)`` and a
+    ``**{"arg-name": ...}`` dict."""
+    name = _bfcl_name(node.func)
+    first = node.args[0] if node.args else None
+    if (name == PY_WRAPPER and isinstance(first, ast.Constant) and isinstance(first.value, str)
+            and find_tool(PY_WRAPPER, toolset) is None):
+        name = first.value
+    arguments: dict[str, Any] = {}
+    for kw in node.keywords:
+        if kw.arg is not None:
+            arguments[kw.arg] = _bfcl_value(kw.value)
+        elif isinstance(kw.value, ast.Dict):
+            arguments.update(_bfcl_value(kw.value))
+        else:
+            raise ParseError(f"the ** argument of {name} is not a dict")
+    return ToolCall(name, arguments)
+
+
+def _bfcl_name(node: ast.expr) -> str:
+    """A called name as BFCL joins it: the attribute chain down to its first plain name."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _bfcl_value(node: ast.expr, depth: int = 0) -> Any:
+    """One argument value as BFCL's decoder reads it (see ``BfclPythonList``), unevaluated."""
+    if depth > MAX_DEPTH:
+        raise ParseError("an argument value nested too deep")
+    if isinstance(node, ast.Constant):
+        return "..." if node.value is Ellipsis else to_json_value(node.value)
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant)
+            and type(node.operand.value) in (int, float)):
+        return -node.operand.value
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_bfcl_value(item, depth + 1) for item in node.elts]
+    if isinstance(node, ast.Dict):
+        keys = [_bfcl_value(k, depth + 1) if k is not None else None for k in node.keys]
+        if not all(isinstance(k, str) for k in keys):
+            raise ParseError("a dict argument has a key that is not a string")
+        return {k: _bfcl_value(v, depth + 1) for k, v in zip(keys, node.values)}
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Call) and node.keywords:
+        if any(kw.arg is None for kw in node.keywords):
+            raise ParseError("a ** argument is not a keyword argument")
+        return {_bfcl_name(node.func): {kw.arg: _bfcl_value(kw.value, depth + 1)
+                                        for kw in node.keywords}}
+    if isinstance(node, (ast.Call, ast.Subscript)):
+        return ast.unparse(node)
+    raise ParseError(f"a {type(node).__name__} argument is not read without evaluating code")
 
 
 _PY_TAG = re.compile(r"<\|python_tag\|>")
@@ -215,7 +295,7 @@ class PythonTag(Protocol):
         """The marker, one call per line, and ``<|eom_id|>``; a sentence for none."""
         if not calls:
             return ABSTENTION
-        return "<|python_tag|>" + "\n".join(_write_call(c) for c in calls) + "<|eom_id|>"
+        return "<|python_tag|>" + "\n".join(py_write_call(c) for c in calls) + "<|eom_id|>"
 
     def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
         """The calls after each ``<|python_tag|>`` marker of ``text``."""
@@ -224,12 +304,12 @@ class PythonTag(Protocol):
         for m, start, end in tag_bodies(text, _PY_TAG, _PY_END):
             body = text[start:end].strip()
             found: list[ToolCall] = []
-            if body[:1] in "{[" and not _CALL_HEAD.match(body, 1):
+            if body[:1] in "{[" and not PY_CALL_HEAD.match(body, 1):
                 for fragment in json_fragments(body):
                     if not fragment.error:
                         found.extend(calls_from_value(fragment.value, toolset))
             if not found:
-                found = _from_module(body, toolset) or _from_prose(body, toolset)
+                found = py_module_calls(body, toolset) or py_prose_calls(body, toolset)
             if not found:
                 raise ParseError(f"the <|python_tag|> at offset {m.start()} is followed by "
                                  "no readable call")
@@ -261,7 +341,7 @@ class BracketCall(Protocol):
         """A sentence with one bracketed call per call, a sentence for none."""
         if not calls:
             return ABSTENTION
-        return "I need " + " and ".join(f"[{_write_call(c)}]" for c in calls) + "."
+        return "I need " + " and ".join(f"[{py_write_call(c)}]" for c in calls) + "."
 
     def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
         """The bracketed calls of ``text``."""
@@ -273,7 +353,7 @@ class BracketCall(Protocol):
             if (text[start] != "[" or start < done or brackets.levels[start] > 1
                     or brackets.depths[start] > MAX_DEPTH):
                 continue
-            head = _CALL_HEAD.match(text, start + 1 + len(_WS.match(text, start + 1).group()))
+            head = PY_CALL_HEAD.match(text, start + 1 + len(_WS.match(text, start + 1).group()))
             if head is None:
                 continue
             close = brackets.pairs.get(head.end() - 1)
@@ -282,14 +362,14 @@ class BracketCall(Protocol):
                 continue
             name = re.sub(r"\s+", "", head.group(1))
             try:
-                node = _parse_source(text[head.start():close + 1], "eval")
+                node = py_parse_source(text[head.start():close + 1], "eval")
             except SyntaxError as exc:
                 if find_tool(name, toolset) is not None:
                     raise ParseError(f"the bracketed call at offset {start} is not valid "
                                      f"Python: {exc.msg}") from None
                 continue
             body = getattr(node, "body", None)
-            call = _read_call(body, toolset) if isinstance(body, ast.Call) else None
+            call = py_read_call(body, toolset) if isinstance(body, ast.Call) else None
             if call is not None:
                 calls.append(call)
                 done = end + 1

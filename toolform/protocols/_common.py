@@ -11,20 +11,38 @@ What lives here:
   (nothing is ever evaluated); :func:`json_fragments` finds every JSON value in prose;
 * name resolution (:func:`resolve_name`): case, separators, then the nearest name;
 * schema-guided typing of text values (:func:`coerce_text`) for text-valued protocols;
-* re-nesting of flat arguments (:func:`renest`).
+* re-nesting of flat arguments (:func:`renest`);
+* the readers several protocols share: Python call expressions (``py_*``: ``python_call`` and
+  the Python family of ``_code_calls``), hardened XML (:func:`read_xml` and the ``xml_*``
+  helpers: ``xml_call`` and ``xml_generic_call``), and sentences stating calls
+  (:func:`intent_calls`: ``nl_intent`` and ``nl_intent_structured``).
+
+Everything in ``__all__`` is the package's internal API for its protocol modules; no protocol
+module imports another one's underscore names.
 """
 
 from __future__ import annotations
 
+import ast
 import difflib
+import functools
 import json
+import keyword
 import math
 import re
+import unicodedata
+import warnings
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
+from xml.etree.ElementTree import Element
+from xml.etree.ElementTree import ParseError as XmlSyntaxError
+from xml.sax.saxutils import escape
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
 
 from ..errors import ParseError
-from ..ir import ParamIR, ToolIR, Toolset, TypeIR
+from ..ir import ParamIR, ToolCall, ToolIR, Toolset, TypeIR
 
 __all__ = [
     "Brackets",
@@ -33,17 +51,29 @@ __all__ = [
     "MAX_REPLY_CHARS",
     "Move",
     "NAME_RATIO",
+    "PY_CALL_HEAD",
+    "PY_CODE_LANGS",
+    "PY_WRAPPER",
     "RULES",
     "check_depth",
     "code_fences",
     "coerce_text",
     "coerce_value",
+    "declares_dtd",
     "find_tool",
+    "intent_calls",
     "json_at",
     "json_fragments",
+    "json_text",
     "loads_loose",
     "match_brackets",
+    "py_module_calls",
+    "py_parse_source",
+    "py_prose_calls",
+    "py_read_call",
+    "py_write_call",
     "quote_if_needed",
+    "read_xml",
     "renest",
     "resolve_name",
     "strip_think",
@@ -52,6 +82,9 @@ __all__ = [
     "to_json_value",
     "tool_finder",
     "unquote_value",
+    "xml_element_value",
+    "xml_local_name",
+    "xml_text",
 ]
 
 #: The grading rules, in the order the study reports them.
@@ -922,3 +955,486 @@ def tool_finder(toolset: Toolset):  # noqa: ANN201 - returns a closure
     return find
 
 
+# -- Python calls (python_call and the Python family of _code_calls) ------------------------------
+#: The wrapper for tool names that are not dotted identifiers: ``call("API-post-page", x=1)``.
+PY_WRAPPER = "call"
+
+#: ``name(`` or ``a.b(`` not preceded by a word character or dot; group 1 is the (dotted) name.
+PY_CALL_HEAD = re.compile(r"(?<![\w.])([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)\s*\(")
+#: Code-fence languages whose blocks are read as Python calls ("" is an unlabelled fence).
+PY_CODE_LANGS = frozenset({"", "python", "py", "python3", "tool_code", "tool_call"})
+_PY_MAX_CALL_LEVEL = 2
+_PY_JSON_WORDS = {"true": True, "false": False, "null": None}
+
+
+def _py_identifier(name: str) -> bool:
+    """A Python identifier that reads back unchanged (not a keyword, NFKC-stable)."""
+    return (name.isidentifier() and not keyword.iskeyword(name)
+            and unicodedata.normalize("NFKC", name) == name)
+
+
+def py_write_call(call: ToolCall) -> str:
+    """One call as a Python call expression: keyword arguments with ``repr`` values, names that
+    are not identifiers in a trailing ``**{...}``, a tool name that is not a dotted identifier
+    through :data:`PY_WRAPPER`."""
+    parts = [f"{k}={v!r}" for k, v in call.arguments.items() if _py_identifier(k)]
+    other = {k: v for k, v in call.arguments.items() if not _py_identifier(k)}
+    if other:
+        parts.append(f"**{other!r}")
+    if all(_py_identifier(part) for part in call.name.split(".")):
+        return f"{call.name}({', '.join(parts)})"
+    return f"{PY_WRAPPER}({', '.join([repr(call.name), *parts])})"
+
+
+class _JsonNames(ast.NodeTransformer):
+    """Read the JSON words ``true``, ``false`` and ``null`` as Python literals."""
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in _PY_JSON_WORDS:
+            return ast.copy_location(ast.Constant(_PY_JSON_WORDS[node.id]), node)
+        return node
+
+
+def _py_literal(node: ast.expr, what: str) -> Any:
+    try:
+        value = ast.literal_eval(_JsonNames().visit(node))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        raise ParseError(f"{what} is not a literal value") from None
+    return to_json_value(value)
+
+
+def _py_dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _py_dotted(node.value)
+        return f"{base}.{node.attr}" if base is not None else None
+    return None
+
+
+def py_read_call(node: ast.Call, toolset: Toolset) -> ToolCall | None:
+    """The tool call a call node writes, or None when it is not a tool call.
+
+    A call is a tool call when its name (or the wrapper's first argument) resolves to a tool,
+    or when it passes only keyword arguments. Positional arguments of a known tool bind to its
+    parameters in declaration order.
+
+    Raises
+    ------
+    ParseError
+        For a tool call with a non-literal value or too many positional arguments.
+    """
+    name = _py_dotted(node.func)
+    if name is None:
+        return None
+    args = list(node.args)
+    if (name == PY_WRAPPER and args and isinstance(args[0], ast.Constant)
+            and isinstance(args[0].value, str)
+            and (find_tool(PY_WRAPPER, toolset) is None or find_tool(args[0].value, toolset))):
+        name = args[0].value
+        args = args[1:]
+    tool = find_tool(name, toolset)
+    if tool is None:
+        if args or not node.keywords:
+            return None
+        params: tuple = ()
+    else:
+        params = tool.params
+    arguments: dict[str, Any] = {}
+    if args:
+        if any(isinstance(a, ast.Starred) for a in args) or len(args) > len(params):
+            raise ParseError(f"{name}: {len(args)} positional arguments do not fit its "
+                             f"{len(params)} parameters")
+        for param, arg in zip(params, args):
+            arguments[param.name] = _py_literal(arg, f"argument {param.name} of {name}")
+    for kw in node.keywords:
+        if kw.arg is None:
+            spread = _py_literal(kw.value, f"the ** argument of {name}")
+            if not isinstance(spread, dict):
+                raise ParseError(f"the ** argument of {name} is not a dict")
+            arguments.update(spread)
+        else:
+            arguments[kw.arg] = _py_literal(kw.value, f"argument {kw.arg} of {name}")
+    return ToolCall(name, arguments)
+
+
+def py_parse_source(source: str, mode: str) -> ast.AST:
+    """``ast.parse`` with every failure as ``SyntaxError`` (Python's parser caps nesting at
+    200 levels itself; values deeper than ``MAX_DEPTH`` are refused by ``to_json_value``)."""
+    try:
+        with warnings.catch_warnings():  # "invalid escape sequence" in model text is not ours
+            warnings.simplefilter("ignore")
+            return ast.parse(source, mode=mode)
+    except (ValueError, MemoryError, RecursionError) as exc:  # NUL bytes, huge nesting
+        raise SyntaxError(str(exc)) from None
+
+
+def py_module_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
+    """Calls from a block that is valid Python: each top-level call statement (and the call
+    on the right of an assignment). None when the block is not valid Python."""
+    try:
+        tree = py_parse_source(block, "exec")
+    except SyntaxError:
+        return None
+    calls = []
+    for stmt in getattr(tree, "body", []):
+        value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign)) else None
+        if isinstance(value, ast.Call):
+            call = py_read_call(value, toolset)
+            if call is not None:
+                calls.append(call)
+    return calls
+
+
+def py_prose_calls(block: str, toolset: Toolset) -> list[ToolCall]:
+    """Calls embedded in prose: each ``name(...)`` whose parentheses balance and parse.
+
+    Raises
+    ------
+    ParseError
+        When a call to a tool of the toolset is there but broken (unbalanced or not Python).
+    """
+    brackets = match_brackets(block, "(")
+    calls: list[ToolCall] = []
+    done = 0
+    for m in PY_CALL_HEAD.finditer(block):
+        paren = m.end() - 1
+        # a call nested three calls deep is no tool call; the cap keeps the scan linear
+        if m.start() < done or brackets.levels.get(paren, 0) > _PY_MAX_CALL_LEVEL:
+            continue
+        name = re.sub(r"\s+", "", m.group(1))
+        # "get_weather(" is code that can be broken; "weather (today)" may just be prose
+        known = m.end(1) == paren and (name == PY_WRAPPER or find_tool(name, toolset) is not None)
+        close = brackets.pairs.get(paren)
+        if close is None:
+            if known:
+                raise ParseError(f"the call to {name} never closes its parenthesis")
+            continue
+        try:
+            node = py_parse_source(block[m.start():close + 1], "eval")
+        except SyntaxError as exc:
+            if known:
+                raise ParseError(f"the call to {name} is not valid Python: {exc.msg}") from None
+            continue
+        body = getattr(node, "body", None)
+        if isinstance(body, ast.Call):
+            call = py_read_call(body, toolset)
+            if call is not None:
+                calls.append(call)
+                done = close + 1
+    return calls
+
+
+# -- XML (xml_call and xml_generic_call) -----------------------------------------------------
+# a raw ``&`` or ``<`` in a value (``a & b``, ``x < 3``) is a common slip; escape it
+_RAW_AMP = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)")
+_RAW_LT = re.compile(r"<(?![A-Za-z_/!?])")
+_DTD = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.I)
+
+
+def declares_dtd(text: str) -> bool:
+    """Whether ``text`` holds a ``<!DOCTYPE`` or ``<!ENTITY`` declaration anywhere."""
+    return _DTD.search(text) is not None
+
+
+def read_xml(document: str) -> Element:
+    """Parse one XML document through ``defusedxml`` with DTDs forbidden.
+
+    A raw ``&`` that starts no entity reference, and a ``<`` that starts no tag, are escaped
+    first (values like ``a & b`` or ``x < 3`` are a common slip). Nothing is ever expanded.
+
+    Parameters
+    ----------
+    document : str
+        One complete XML document.
+
+    Returns
+    -------
+    xml.etree.ElementTree.Element
+        The root element.
+
+    Raises
+    ------
+    ParseError
+        For a forbidden construct (DTD, entity declaration, external reference), malformed
+        XML, or a lone surrogate (which XML does not allow).
+    """
+    document = _RAW_LT.sub("&lt;", _RAW_AMP.sub("&amp;", document))
+    try:
+        return SafeET.fromstring(document, forbid_dtd=True)
+    except DefusedXmlException as exc:
+        raise ParseError(f"forbidden XML construct ({type(exc).__name__}); not expanded"
+                         ) from None
+    except XmlSyntaxError as exc:
+        raise ParseError(f"malformed XML: {exc}") from None
+    except UnicodeEncodeError as exc:  # the parser encodes to UTF-8: a lone surrogate fails
+        raise ParseError(f"the XML holds a character no encoding allows ({exc.reason})"
+                         ) from None
+
+
+def xml_local_name(tag: str) -> str:
+    """An element tag without its ``{namespace}``, lower case."""
+    return tag.rsplit("}", 1)[-1].lower()
+
+
+def xml_element_value(el: Element, t: TypeIR | None, depth: int) -> Any:
+    """The value of a parameter element: its text typed by ``t``, or nested child elements
+    read as an object (distinct tags) or an array (one repeated tag, or an array type).
+
+    Raises
+    ------
+    ParseError
+        When the elements nest deeper than :data:`MAX_DEPTH` (``depth`` counts from 1).
+    """
+    if depth > MAX_DEPTH:
+        raise ParseError(f"XML value nested deeper than {MAX_DEPTH}")
+    children = list(el)
+    if not children:
+        return coerce_text(el.text or "", t)
+    tags = [xml_local_name(c.tag) for c in children]
+    is_array = (t is not None and t.kind == "array") or (
+        (t is None or t.kind == "any") and len(tags) > 1 and len(set(tags)) == 1)
+    if is_array:
+        items = t.items if t is not None else None
+        return [xml_element_value(c, items, depth + 1) for c in children]
+    fields = {f.name: f.type for f in t.fields} if t is not None and t.kind == "object" else {}
+    return {c.tag: xml_element_value(c, fields.get(c.tag), depth + 1) for c in children}
+
+
+def xml_text(value: Any) -> str:
+    """A value as escaped element text (:func:`text_of`); ``\\r`` as a character reference so
+    it survives parsing."""
+    return escape(text_of(value)).replace("\r", "&#13;")
+
+
+# -- natural-language intents (nl_intent, nl_intent_structured) -----------------------------------
+_INTENT_VERBS = (r"(?:use|uses|using|call|calls|calling|invoke|invokes|invoking|run|runs|"
+                 r"running|execute|executes|executing)")
+_INTENT = re.compile(
+    rf"\b{_INTENT_VERBS}\s+(?:the\s+)?(?:(?:tool|function)\s+)?(?:(?:called|named)\s+)?"
+    r"[`'\"*]*(?P<name>[^\W\d][\w\-]*(?:\.[^\W\d][\w\-]*)*)[`'\"*]*"
+    r"(?:\s+(?:tool|function)\b)?", re.I)
+_INTENT_NEGATION = re.compile(r"\b(?:not|never|cannot|can't|can’t|won't|won’t|don't|don’t|"
+                              r"doesn't|doesn’t|no need to|without|instead of)\b[^.!?\n,;]*$",
+                              re.I)
+# a new line may carry the next argument, after an optional bullet ("- ", "* ", "2. ")
+_INTENT_BULLET = r"(?:\r?\n[ \t]*(?:[-*•]|[0-9]+[.)])?[ \t]*)?"
+_INTENT_CLAUSE = re.compile(r"[ \t]*,?[ \t]*(?:(?:with|using|passing|setting|where)\b"
+                            r"(?:[ \t]+(?:the[ \t]+)?(?:following[ \t]+)?"
+                            r"(?:arguments|parameters|values|inputs|args)\b)?[ \t]*:?|:)[ \t]*"
+                            + _INTENT_BULLET, re.I)
+_INTENT_OPS = r"(?:=|:|\bset\s+to\b|\bequal\s+to\b|\bequals\b|\bis\b|\bas\b|\bof\b|\bto\b)"
+# any other identifier counts as an argument name only before "=" or "set to"
+_INTENT_GENERIC = r"(?:the\s+)?[`'\"*]*{name}[`'\"*]*[ \t]*(?:=|\bset\s+to\b)"
+_INTENT_GENERIC_KEY = re.compile(
+    _INTENT_GENERIC.format(name=r"(?P<key>[^\W\d][\w\-]*)") + r"[ \t]*", re.I)
+_INTENT_SEP = re.compile(r"[ \t]*(?:,[ \t]*(?:and\b[ \t]*)?|;[ \t]*|and\b[ \t]*)?"
+                         + _INTENT_BULLET, re.I)
+_INTENT_TAIL = re.compile(r"(?:[\s,;]|\b(?:and|then|so|I|I'll|I’ll|will|shall|we|let me)\b)+$",
+                          re.I)
+_INTENT_SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
+_INTENT_QUOTE_WINDOW = 10_000  # longest stretch searched for a closing quote
+
+
+def _intent_field_names(params: Sequence[ParamIR], out: dict[str, str]) -> None:
+    """Every parameter and nested field name, keyed by its case-folded form."""
+    for p in params:
+        out.setdefault(p.name.casefold(), p.name)
+        t = p.type.items if p.type.kind == "array" and p.type.items is not None else p.type
+        if t.kind == "object":
+            _intent_field_names(t.fields, out)
+
+
+def _intent_key_pattern(names: str) -> str:
+    """``name OP`` for the given names pattern (optional "the", quotes or emphasis around)."""
+    return rf"(?:the\s+)?[`'\"*]*{names}[`'\"*]*(?![\w\-])[ \t]*{_INTENT_OPS}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _intent_patterns(alts: str) -> tuple[re.Pattern[str] | None, re.Pattern[str]]:
+    """The key pattern (None without names) and the stop pattern for one alternation of
+    argument names; cached, since compiling them takes milliseconds and the same tools come
+    back reply after reply (``re``'s own cache holds only 512 patterns)."""
+    key = re.compile(_intent_key_pattern(f"(?P<key>{alts})") + r"[ \t]*", re.I) if alts \
+        else None
+    known_key = _intent_key_pattern(f"(?:{alts})") if alts else None
+    generic = _INTENT_GENERIC.format(name=r"[^\W\d][\w\-]*")
+    keys = f"{known_key}|{generic}" if known_key else generic
+    # where bare text stops: a separator before the next key, or the next intent
+    stop = re.compile(rf"(?:[,;]|\band\b)(?=[ \t]*(?:and\b[ \t]*)?(?:{keys}))"
+                      rf"|{_INTENT.pattern}", re.I)
+    return key, stop
+
+
+class _IntentFrame:
+    """The patterns that read one tool's arguments (built once per tool per reply)."""
+
+    def __init__(self, tool: ToolIR | None) -> None:
+        self.tool = tool
+        self.known: dict[str, str] = {}
+        if tool is not None:
+            _intent_field_names(tool.params, self.known)
+        alts = "|".join(re.escape(k) for k in sorted(self.known.values(), key=len, reverse=True))
+        self.key, self.stop = _intent_patterns(alts)
+
+    def match_key(self, text: str, pos: int) -> tuple[str, int] | None:
+        """The argument name at ``pos`` (declared spelling when known) and where its value
+        starts, or None."""
+        if self.key is not None:
+            k = self.key.match(text, pos)
+            if k is not None:
+                written = k.group("key")
+                return self.known.get(written.casefold(), written), k.end()
+        k = _INTENT_GENERIC_KEY.match(text, pos)
+        return (k.group("key"), k.end()) if k is not None else None
+
+
+class _IntentReader:
+    """Reads the intents of one reply against one toolset."""
+
+    def __init__(self, text: str, toolset: Toolset) -> None:
+        self.text = text
+        self.toolset = toolset
+        self._brackets: Brackets | None = None
+        self._sentence_end = -1
+        self._frames: dict[str, _IntentFrame] = {}
+
+    def brackets(self) -> Brackets:
+        if self._brackets is None:  # only computed when a value starts with a bracket
+            self._brackets = match_brackets(self.text, "{[")
+        return self._brackets
+
+    def frame(self, name: str) -> _IntentFrame:
+        if name not in self._frames:
+            self._frames[name] = _IntentFrame(find_tool(name, self.toolset))
+        return self._frames[name]
+
+    def calls(self) -> list[ToolCall]:
+        out: list[ToolCall] = []
+        pos = 0
+        text = self.text
+        while True:
+            m = _INTENT.search(text, pos)
+            if m is None:
+                return out
+            pos = m.end()
+            name = m.group("name")
+            before = text[max(0, m.start() - 40):m.start()]
+            code = text[m.end():m.end() + 40].lstrip().startswith("(")
+            if code or _INTENT_NEGATION.search(before):
+                continue
+            frame = self.frame(name)
+            clause = _INTENT_CLAUSE.match(text, pos)
+            arguments: dict[str, Any] = {}
+            if clause is not None:
+                arguments, pos = self.arguments(clause.end(), frame)
+            if frame.tool is not None or arguments:
+                out.append(ToolCall(name, arguments))
+
+    def arguments(self, pos: int, frame: _IntentFrame) -> tuple[dict[str, Any], int]:
+        """Read ``name OP value`` pairs from ``pos``; returns them and where reading stopped."""
+        out: dict[str, Any] = {}
+        text = self.text
+        while True:
+            key = frame.match_key(text, pos)
+            if key is None:
+                return out, pos
+            value, end = self.value(key[1], key[0], frame)
+            out[key[0]] = value
+            sep = _INTENT_SEP.match(text, end)
+            nxt = sep.end() if sep is not None else end
+            if frame.match_key(text, nxt) is None:
+                return out, end
+            pos = nxt
+
+    def value(self, pos: int, key: str, frame: _IntentFrame) -> tuple[Any, int]:
+        """The value starting at ``pos``, typed for ``key``, and the position after it."""
+        text = self.text
+        param = frame.tool.param(key) if frame.tool is not None else None
+        t = param.type if param is not None else None
+        quoted = self.quoted(pos)
+        if quoted is not None:
+            s, end = quoted
+            return (s if t is None or t.kind == "any" else coerce_text(s, t)), end
+        if pos < len(text) and text[pos] in "{[":
+            # strict JSON first (it stops exactly at the value's end), then matched brackets
+            found = json_at(text, pos)
+            if found is not None:
+                end = found[1]
+            else:
+                close = self.brackets().pairs.get(pos)
+                end = close + 1 if close is not None else -1
+            if end > 0:
+                return coerce_text(text[pos:end], t), end
+        end = self.raw_end(pos, frame)
+        raw = text[pos:end].strip()
+        if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "`*":
+            raw = raw.strip(raw[0])
+        return coerce_text(raw, t), end
+
+    def quoted(self, pos: int) -> tuple[str, int] | None:
+        """A quoted string at ``pos`` and the position after it, or None."""
+        text = self.text
+        if pos >= len(text):
+            return None
+        q = text[pos]
+        if q == '"':
+            found = json_at(text, pos)
+            if found is None:
+                close = text.find('"', pos + 1, self.line_end(pos))
+                return (text[pos + 1:close], close + 1) if close > 0 else None
+            return found if isinstance(found[0], str) else None
+        closer = {"'": r"'(?=[\s,.;)]|$)", "“": "”", "‘": "’"}.get(q)
+        if closer is None:
+            return None
+        m = re.compile(closer).search(text, pos + 1, self.line_end(pos))
+        return (text[pos + 1:m.start()], m.end()) if m is not None else None
+
+    def line_end(self, pos: int) -> int:
+        """The end of the line at ``pos``, looking at most ``_INTENT_QUOTE_WINDOW`` characters
+        on."""
+        limit = min(len(self.text), pos + _INTENT_QUOTE_WINDOW)
+        end = self.text.find("\n", pos, limit)
+        return limit if end < 0 else end
+
+    def raw_end(self, pos: int, frame: _IntentFrame) -> int:
+        """Where bare text starting at ``pos`` ends (see the module docstring, rule 3)."""
+        text = self.text
+        if self._sentence_end < pos:  # cached, so a long sentence is searched once
+            stop = _INTENT_SENTENCE_END.search(text, pos)
+            self._sentence_end = stop.start() if stop is not None else len(text)
+        end = self._sentence_end
+        stop = frame.stop.search(text, pos, end)
+        if stop is None:
+            return end
+        if stop.group("name") is None:
+            return stop.start()
+        tail = _INTENT_TAIL.search(text, max(pos, stop.start() - 40), stop.start())
+        return tail.start() if tail is not None else stop.start()
+
+
+def json_text(value: Any) -> str:
+    """A value as JSON text, non-ASCII kept (strings quoted, unlike :func:`text_of`)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def intent_calls(text: str, toolset: Toolset) -> list[ToolCall]:
+    """The calls stated in words in ``text`` (``I will use X with a = 1 and b = "y".``).
+
+    The rules are ``nl_intent``'s (the module docstring of ``toolform.protocols._prose``):
+    an intent verb and a tool name, then an optional argument clause of ``name OP value``
+    pairs, values typed from the schema. Never raises; no ``<think>`` stripping here.
+
+    Parameters
+    ----------
+    text : str
+        Prose.
+    toolset : Toolset
+        The tools on offer (names resolved by :func:`find_tool`).
+
+    Returns
+    -------
+    list of ToolCall
+        In text order, names as written.
+    """
+    return _IntentReader(text, toolset).calls()

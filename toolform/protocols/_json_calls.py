@@ -260,7 +260,9 @@ class SlotFillCall(Protocol):
         return calls
 
 
-_NAME_LINE = re.compile(r"^[ \t]*[`*]*([^\W\d][\w.\-]*)[`*]*:?[ \t]*\r?\n\s*(?=\{)", re.M)
+# a code fence's opening line (```json) is not a name line, whatever its language tag says
+_NAME_LINE = re.compile(r"^[ \t]*(?![`~]{3})[`*]*([^\W\d][\w.\-]*)[`*]*:?[ \t]*\r?\n\s*(?=\{)",
+                        re.M)
 
 
 @register_protocol(

@@ -10,18 +10,14 @@ from __future__ import annotations
 import json
 import re
 from typing import Any, Sequence
-from xml.etree.ElementTree import ParseError as XmlSyntaxError
 from xml.sax.saxutils import quoteattr
-
-import defusedxml.ElementTree as SafeET
-from defusedxml import DefusedXmlException
 
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
-from ._common import code_fences, coerce_value, find_tool, loads_loose, strip_think, tag_bodies
+from ._common import (code_fences, coerce_value, declares_dtd, find_tool, loads_loose, read_xml,
+                      strip_think, tag_bodies, xml_element_value, xml_text)
 from ._json import ABSTENTION
 from ._registry import Protocol, register_protocol
-from ._xml import _DTD, _RAW_AMP, _RAW_LT, _element_value, _text
 
 __all__ = ["FunctionTags", "XmlGenericCall"]
 
@@ -96,14 +92,7 @@ _CALL_CLOSE = re.compile(r"</call\s*>", re.I)
 
 
 def _read_call_element(document: str, toolset: Toolset) -> ToolCall:
-    document = _RAW_LT.sub("&lt;", _RAW_AMP.sub("&amp;", document))
-    try:
-        root = SafeET.fromstring(document, forbid_dtd=True)
-    except DefusedXmlException as exc:
-        raise ParseError(f"forbidden XML construct ({type(exc).__name__}); not expanded"
-                         ) from None
-    except XmlSyntaxError as exc:
-        raise ParseError(f"malformed XML: {exc}") from None
+    root = read_xml(document)
     name = root.get("name")
     if name is None:
         raise ParseError("a <call> element has no name attribute")
@@ -115,7 +104,7 @@ def _read_call_element(document: str, toolset: Toolset) -> ToolCall:
         t = declared.type if declared else None
         # a text-only child is typed here so a union with an object option reads JSON text
         arguments[key] = (coerce_value(child.text or "", t) if len(child) == 0
-                          else _element_value(child, t, 1))
+                          else xml_element_value(child, t, 1))
     return ToolCall(name, arguments)
 
 
@@ -147,14 +136,14 @@ class XmlGenericCall(Protocol):
             return ABSTENTION
         return "\n".join(
             f"<call name={quoteattr(c.name)}>"
-            + "".join(f"<{k}>{_text(v)}</{k}>" for k, v in c.arguments.items()) + "</call>"
+            + "".join(f"<{k}>{xml_text(v)}</{k}>" for k, v in c.arguments.items()) + "</call>"
             for c in calls)
 
     def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
         """The ``<call>`` elements of ``text``, values typed from the schema."""
         text, _ = strip_think(text)
         bodies = tag_bodies(text, _CALL_OPEN, _CALL_CLOSE)
-        if bodies and _DTD.search(text):
+        if bodies and declares_dtd(text):
             raise ParseError("the reply declares a DTD or entities; refused, nothing expanded")
         return [_read_call_element(m.group() if m.group().endswith("/>")
                                    else f"{m.group()}{text[start:end]}</call>", toolset)

@@ -21,11 +21,10 @@ import yaml
 
 from ..errors import ParseError
 from ..ir import ToolCall, ToolIR, Toolset, TypeIR
-from ._common import (MAX_DEPTH, check_depth, code_fences, coerce_value, find_tool, loads_loose,
-                      match_brackets, quote_if_needed, strip_think, text_of, to_json_value,
-                      tool_finder, unquote_value)
+from ._common import (MAX_DEPTH, check_depth, code_fences, coerce_value, find_tool,
+                      intent_calls, json_text, loads_loose, match_brackets, quote_if_needed,
+                      strip_think, text_of, to_json_value, tool_finder, unquote_value)
 from ._json import ABSTENTION, calls_from_value
-from ._prose import _Reader, _value_text
 from ._registry import Protocol, register_protocol
 
 __all__ = ["CsvCall", "KeyValueCall", "NlIntentStructured", "PipeCall", "React",
@@ -94,7 +93,7 @@ class NlIntentStructured(Protocol):
             return ABSTENTION
         lines = []
         for call in calls:
-            parts = ", ".join(f"{k} = {_value_text(v)}" for k, v in call.arguments.items())
+            parts = ", ".join(f"{k} = {json_text(v)}" for k, v in call.arguments.items())
             lines.append(f"Use {call.name} with {parts}." if parts else f"Use {call.name}.")
         return "\n".join(lines)
 
@@ -102,7 +101,7 @@ class NlIntentStructured(Protocol):
         """The ``Use`` lines of ``text`` as calls."""
         text, _ = strip_think(text)
         return [_union_json(c, toolset) for m in _USE_LINE.finditer(text)
-                for c in _Reader(m.group(1), toolset).calls()]
+                for c in intent_calls(m.group(1), toolset)]
 
 
 def _union_json(call: ToolCall, toolset: Toolset) -> ToolCall:

@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import re
 from typing import Any, Sequence
-from xml.etree.ElementTree import Element
-from xml.etree.ElementTree import ParseError as XmlSyntaxError
-from xml.sax.saxutils import escape, quoteattr
-
-import defusedxml.ElementTree as SafeET
-from defusedxml import DefusedXmlException
+from xml.sax.saxutils import quoteattr
 
 from ..errors import ParseError
-from ..ir import ToolCall, Toolset, TypeIR
-from ._common import MAX_DEPTH, coerce_text, find_tool, strip_think, text_of
+from ..ir import ToolCall, Toolset
+from ._common import (declares_dtd, find_tool, read_xml, strip_think, xml_element_value,
+                      xml_local_name, xml_text)
 from ._json import ABSTENTION
 from ._registry import Protocol, register_protocol
 
@@ -30,10 +26,6 @@ _INVOKE_OPEN = re.compile(r"<(?:[\w.-]+:)?invoke\b", re.I)
 _INVOKE_CLOSE = re.compile(r"</(?:[\w.-]+:)?invoke\s*>", re.I)
 # prefixed tag names (``<ns:invoke>``) would need a namespace declaration: drop the prefix
 _PREFIX = re.compile(r"<(/?)[\w.-]+:(function_calls|invoke|parameter)\b", re.I)
-# a raw ``&`` or ``<`` in a value (``a & b``, ``x < 3``) is a common slip; escape it
-_RAW_AMP = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)")
-_RAW_LT = re.compile(r"<(?![A-Za-z_/!?])")
-_DTD = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.I)
 
 
 def _blocks(text: str) -> list[str]:
@@ -65,42 +57,13 @@ def _blocks(text: str) -> list[str]:
     return out
 
 
-def _local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1].lower()
-
-
-def _element_value(el: Element, t: TypeIR | None, depth: int) -> Any:
-    """The value of a parameter element: its text typed by ``t``, or nested child elements
-    read as an object (distinct tags) or an array (one repeated tag, or an array type)."""
-    if depth > MAX_DEPTH:
-        raise ParseError(f"XML value nested deeper than {MAX_DEPTH}")
-    children = list(el)
-    if not children:
-        return coerce_text(el.text or "", t)
-    tags = [_local(c.tag) for c in children]
-    is_array = (t is not None and t.kind == "array") or (
-        (t is None or t.kind == "any") and len(tags) > 1 and len(set(tags)) == 1)
-    if is_array:
-        items = t.items if t is not None else None
-        return [_element_value(c, items, depth + 1) for c in children]
-    fields = {f.name: f.type for f in t.fields} if t is not None and t.kind == "object" else {}
-    return {c.tag: _element_value(c, fields.get(c.tag), depth + 1) for c in children}
-
-
 def _read_block(block: str, toolset: Toolset) -> list[ToolCall]:
     if not _INVOKE_OPEN.search(block):
         raise ParseError("a <function_calls> block holds no <invoke> element")
-    block = _RAW_LT.sub("&lt;", _RAW_AMP.sub("&amp;", _PREFIX.sub(r"<\1\2", block)))
-    try:
-        root = SafeET.fromstring(block, forbid_dtd=True)
-    except DefusedXmlException as exc:
-        raise ParseError(f"forbidden XML construct ({type(exc).__name__}); not expanded"
-                         ) from None
-    except XmlSyntaxError as exc:
-        raise ParseError(f"malformed XML: {exc}") from None
+    root = read_xml(_PREFIX.sub(r"<\1\2", block))
     calls = []
     for invoke in root:
-        if _local(invoke.tag) != "invoke":
+        if xml_local_name(invoke.tag) != "invoke":
             continue
         name = invoke.get("name")
         if name is None:
@@ -108,20 +71,15 @@ def _read_block(block: str, toolset: Toolset) -> list[ToolCall]:
         tool = find_tool(name, toolset)
         arguments: dict[str, Any] = {}
         for param in invoke:
-            if _local(param.tag) != "parameter":
+            if xml_local_name(param.tag) != "parameter":
                 continue
             key = param.get("name")
             if key is None:
                 raise ParseError(f"a <parameter> of {name!r} has no name attribute")
             declared = tool.param(key) if tool is not None else None
-            arguments[key] = _element_value(param, declared.type if declared else None, 1)
+            arguments[key] = xml_element_value(param, declared.type if declared else None, 1)
         calls.append(ToolCall(name, arguments))
     return calls
-
-
-def _text(value: Any) -> str:
-    """A value as escaped element text; ``\\r`` as a character reference so it survives."""
-    return escape(text_of(value)).replace("\r", "&#13;")
 
 
 @register_protocol(
@@ -161,7 +119,7 @@ class XmlCall(Protocol):
         for call in calls:
             lines.append(f"<invoke name={quoteattr(call.name)}>")
             for key, value in call.arguments.items():
-                lines.append(f"<parameter name={quoteattr(key)}>{_text(value)}</parameter>")
+                lines.append(f"<parameter name={quoteattr(key)}>{xml_text(value)}</parameter>")
             lines.append("</invoke>")
         lines.append("</function_calls>")
         return "\n".join(lines)
@@ -169,6 +127,6 @@ class XmlCall(Protocol):
     def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
         """The ``<invoke>`` calls in ``text``, values typed from the schema."""
         text, _ = strip_think(text)
-        if _DTD.search(text):
+        if declares_dtd(text):
             raise ParseError("the reply declares a DTD or entities; refused, nothing expanded")
         return [c for block in _blocks(text) for c in _read_block(block, toolset)]
