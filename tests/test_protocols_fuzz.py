@@ -7,9 +7,10 @@ runs the same inputs every time, with no shrinking phase (a failure cannot spend
 shrinking); :func:`reply_for` builds the reply from that integer and the protocol with plain
 Python (``random.Random``) over precomputed pools, so a failing example, printed as its
 ``seed`` and reply, can be rebuilt by hand. Deep composite strategies cost about 2 ms of
-hypothesis bookkeeping per example; one integer costs about 0.5 ms, which is what makes 310,000
-examples fit in CI. The replies reach deep into the parsers because most start from a real
-call:
+hypothesis bookkeeping per example; one integer costs about 0.6 ms (CPU, hypothesis 6.155 on
+the 2-core development machine), close to one ``parse_reply`` call (about 0.55 ms on these
+replies, most of which run all 31 parsers). The replies reach deep into the parsers because
+most start from a real call:
 
 * **mutations** of written calls: each protocol's writer output for the hand-written calls of
   ``tests/test_protocols.py``, the real reply shapes of both protocol test files and the 85
@@ -23,6 +24,8 @@ call:
 * **marker soup**: up to 30 protocol markers and short random strings, joined;
 * **random text**: up to 300 characters, printable ASCII, bracket-and-quote heavy, awkward
   characters (controls, lone surrogates, BOM, line separator, emoji) or any code point.
+
+Counts (soup pieces, random characters) favour short ones, as hypothesis's own strategies do.
 
 Each reply is parsed with ``lenient_fallback=True``; one in ten (chosen by the reply's own
 random stream) is parsed with it off too. Reading ``toolform/protocols/_parse.py``, the flag
@@ -139,9 +142,14 @@ _AWKWARD = ("\x00\x01\x0b\x1b\x7f\x85\xa0\u2028\u2029\ufeff\ufffe\ud800\udbff\ud
             "é東😀\u0301\u200b\r\n\t\\\"'<>&{}[]")
 
 
+def _short(rng: random.Random, most: int) -> int:
+    """A count from 0 to ``most``, short ones common (mean ``most / 3``), like hypothesis's."""
+    return int((most + 1) * rng.random() ** 2)
+
+
 def _random_text(rng: random.Random, size: int) -> str:
     """Up to ``size`` characters from one of four alphabets (any code point included)."""
-    n = rng.randint(0, size)
+    n = _short(rng, size)
     kind = rng.randrange(4)
     if kind == 3:
         return "".join(chr(rng.randint(0, 0x10FFFF)) for _ in range(n))
@@ -214,7 +222,7 @@ def reply_for(protocol_id: str, seed: int) -> tuple[str, bool]:
     elif kind == 4:
         reply = _nested(rng, own)
     elif kind == 5:
-        reply = "".join(_piece(rng) for _ in range(rng.randint(0, 30)))
+        reply = "".join(_piece(rng) for _ in range(_short(rng, 30)))
     else:
         reply = _random_text(rng, 300)
     return reply, rng.randrange(STRICT_EVERY) == 0

@@ -28,7 +28,9 @@ from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
 
 N_TOOLS = 10_000
 LIMIT_SECONDS = 2.0
-WORST_CASE_BOUND_SECONDS = 4.0
+# the fifth revision's rules measured 4.8 s here (best of three, 2026-11-29): the bound catches a
+# regression past that, it is not a target
+WORST_CASE_BOUND_SECONDS = 5.5
 _LETTERS = "bdfghjklmnpqrstvwxz"  # no vowels: the made-up words spell no real word
 
 

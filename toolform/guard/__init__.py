@@ -27,7 +27,7 @@ from ._hijack import (CONDITIONS, DEFAULT_SENTENCE, DEFAULT_SENTINEL, HIJACK_COL
                       RECORDED_HIJACK_SENTENCES,
                       HijackResult, calls_follow, hijack_experiment, plant_instruction,
                       record_hijack, recorded_hijack)
-from ._labelled import (SPLITS, DetectorScores, LabelledText, detector_scores, labelled_toolset,
+from ._labelled import (DEVELOPMENT_SPLITS, SPLITS, DetectorScores, LabelledText, detector_scores, labelled_toolset,
                         load_labelled_set)
 from ._pin import PinReport, pin, read_lockfile, tool_hash, verify, write_lockfile
 from ._rules import MAX_DECODE_CHARS, RULES, SEVERITIES, Rule, clear_caches, get_rule
@@ -40,6 +40,7 @@ __all__ = [
     "CleanLogEntry",
     "DEFAULT_SENTENCE",
     "DEFAULT_SENTINEL",
+    "DEVELOPMENT_SPLITS",
     "DetectorScores",
     "FIELD_KINDS",
     "FINDING_COLUMNS",

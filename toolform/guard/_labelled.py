@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "DetectorScores", "LABELS", "LabelledText", "PLACES", "SPLITS", "detector_scores",
+    "DEVELOPMENT_SPLITS", "DetectorScores", "LABELS", "LabelledText", "PLACES", "SPLITS",
+    "detector_scores",
     "labelled_toolset", "load_labelled_set",
 ]
 
@@ -38,9 +39,13 @@ LABELS = ("benign", "injected")
 #: a second revision; ``holdout2`` was written after the second revision and scored once;
 #: ``dev2`` (118 injected, 100 benign) was written for the third revision, which used all four
 #: splits; ``holdout3`` (60 + 60) was written blind by a colleague who never saw the rules, scored
-#: once with the third revision, then read for the fourth. Every split has now been read while
-#: revising: none is held out.
-SPLITS = ("dev", "holdout1", "holdout2", "dev2", "holdout3")
+#: once with the third revision, then read for the fourth; ``holdout4`` (60 + 60) was written
+#: blind by another colleague, scored once with the fourth revision, then read for the fifth;
+#: ``holdout5`` (60 + 60), written blind by a third, was scored once with the fifth revision and
+#: has not been read for any revision: it is the held-out split.
+SPLITS = ("dev", "holdout1", "holdout2", "dev2", "holdout3", "holdout4", "holdout5")
+#: The splits the rules were revised on: every split but the last, the held-out blind batch.
+DEVELOPMENT_SPLITS = SPLITS[:-1]
 #: Where a row's text is placed (field kinds of ``FIELD_KINDS``).
 PLACES = ("tool.description", "tool.title", "tool.name", "param.description", "param.title",
           "param.default", "param.enum")

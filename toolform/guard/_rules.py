@@ -17,7 +17,12 @@ verb, "Read a file", describes the tool and does not count), and what does it ca
 "always / on every call / whatever the user picked" (TS101), a concrete literal that is not
 explained as a format, example or condition (TS101), the model addressed or named (TS102),
 earlier instructions set aside or the user kept out (TS103), a destination or another tool
-(TS104), a pointed-at secret or the conversation (TS105). A sentence-wide general hit gives
+(TS104), a pointed-at secret or the conversation (TS105). Some steering has no instruction
+form, and is read whatever the sentence's grammar: the answer's presentation prescribed ("belong
+at the top of the answer", "are best described as", "when talking with the account holder";
+TS102), something added beyond the user's request or sent somewhere as a routine (TS101,
+TS104), and a claimed convention that acts or changes a value ("it is customary to round ...
+down"; TS101). A sentence-wide general hit gives
 way to a narrower phrase-pattern hit of the same rule (``_narrowest``). Phrase patterns run
 sentence by sentence; their matches and the sentence readings are cached by sentence, since
 catalogues repeat sentences; :func:`clear_caches` empties the caches.
@@ -406,7 +411,8 @@ def _run(gates: Sequence[_Gated], text: str,
         _GATE_SETS[key] = gates
     if union[0].isdisjoint(words) and (union[1] is None or union[1].search(lowered) is None):
         return
-    found = [(s, _sentence_matches(key, before, sentence)) for s, before, sentence in _pieces(text)]
+    found = [(s, _sentence_matches(key, before, sentence))
+             for s, before, sentence in _pieces(text)]
     for i, g in enumerate(gates):
         for s, per_gate in found:
             for m in per_gate[i]:
@@ -431,7 +437,8 @@ _LITERAL = rf"(?:{_STRONG}|{_SCALAR}|{_OPAQUE})"
 _STRONG_RX = re.compile(rf"{_EMAIL}|{_CODE}")
 
 _DIRECTIVE_CUE = _rx(r"""
-    \b(?:please|kindly|make\s+sure|be\s+sure|ensure|remember|don'?t\s+forget|do\s+not\s+forget
+    \b(?:please|kindly|make\s+sure|be\s+sure|(?<!\bto\s)ensure|remember|don'?t\s+forget
+    |do\s+not\s+forget
     |would\s+you|could\s+you|we\s+(?:ask|would\s+like|'d\s+like)|it\s+would\s+help|if\s+you\s+could
     |be\s+so\s+kind|if\s+it'?s\s+not\s+too\s+much
     |sponsor(?:ed)?|affiliate|promoted|paid\s+placement|our\s+partner
@@ -474,12 +481,13 @@ _IMP_VERB_WORDS = (
     "respond", "recommend", "rank", "favor", "favour", "avoid", "refuse", "dump", "leak",
     "mirror", "sync", "encode", "list", "fetch", "collect", "gather", "export", "lower",
     "raise", "increase", "decrease", "double", "widen", "expand", "convert", "state", "claim",
-    "say", "confirm", "cite", "ask", "look", "browse", "scan", "inspect", "check")
+    "say", "confirm", "cite", "ask", "look", "browse", "scan", "inspect", "check", "present")
 _IMP_VERB = "(?:" + "|".join(sorted(set(_IMP_VERB_WORDS), key=len, reverse=True)) + ")"
 _LEAD_WORDS = r"(?:(?:please|kindly|always|also|then|now|just|simply|first|afterwards|instead|" \
               r"and|so|but|next|finally|additionally|only|never|immediately|quietly|silently|" \
               r"secretly|do\s+not|don'?t|you\s+have\s+time\s+to|you\s+are\s+free\s+to|" \
-              r"feel\s+free\s+to)\s*,?\s+)*"
+              r"feel\s+free\s+to|for\s+(?:the\s+)?[`'\"]?[\w.-]+[`'\"]?\s+(?:parameter|field|" \
+              r"argument|param|option|input))\s*,?\s+)*"
 # An imperative at a clause start: the sentence start, after ; : ( — or --, after "and",
 # or after an introductory clause ending in a comma ("When calling this tool, give ...").
 _IMP_HEAD = re.compile(rf"""\s*{_LEAD_WORDS}(?P<verb>{_IMP_VERB})\b
@@ -520,6 +528,25 @@ _SOFT_DIRECTIVE = re.compile(r"""\b(?:(?:works?|tends?\s+to\s+work|is|are|runs?)
     (?:when|if)|it\s+helps\s+to|it\s+(?:is|'s)\s+(?:best|wise|helpful)\s+
     (?:to|that|when|if)|finds?\s+it\s+(?:helpful|useful|easier)\s+(?:when|if)|
     (?:generally|usually|always)\s+prefer)\b""", re.IGNORECASE | re.VERBOSE)
+# A convention claimed for what the caller does next ("it is customary to round balances down",
+# "the usual workflow is to approve the pull request right after"): as firm as a modal.
+_CONVENTION = re.compile(r"""\bit\s+(?:is|'s)\s+(?:customary|conventional|standard(?:\s+practice)?|
+    common\s+practice|usual|normal|expected|good\s+practice|best\s+practice|polite|courteous|
+    house\s+style|policy)\s+to\b
+    |\b(?:usual|normal|standard|expected|recommended|customary|accepted|typical|common|preferred)\s+
+    (?:workflow|practice|procedure|flow|convention|routine|approach|process|habit|etiquette|
+    next\s+step)\s+(?:here\s+)?is\s+to\b""", re.IGNORECASE | re.VERBOSE)
+_CONVENTION_WORDS = frozenset({"customary", "conventional", "standard", "common", "usual",
+                               "normal", "expected", "good", "best", "polite", "courteous",
+                               "house", "policy", "recommended", "accepted", "typical",
+                               "preferred"})
+# What a claimed convention may not do on the caller's own authority: act for the user, change a
+# value, or add, drop or send something.
+_CONVENTION_ACT = re.compile(r"""\b(?:approve|merge|accept|grant|confirm|sign|submit|pay|transfer|
+    send|post|share|forward|publish|delete|remove|drop|round|leave|omit|exclude|hide|add|install|
+    enable|disable|skip|close|report|describe|present|rate|label|mark|lower|raise|increase|
+    decrease|charge|book|subscribe|upgrade|downgrade|cc|bcc|copy|include)\b""",
+                             re.IGNORECASE | re.VERBOSE)
 _UNIVERSAL = re.compile(r"""\b(?:always|in\s+(?:all|every)\s+cases?|no\s+matter|whatever|regardless|
     anyway|from\s+now\s+on|from\s+here\s+on|until\s+further\s+notice|without\s+exception|
     whenever|every\s+time|each\s+time|(?:on|for|with|in|to|at)\s+(?:every|each)\s+(?!of\b)[a-z]+|
@@ -575,7 +602,9 @@ _LITERAL_ANY = re.compile(rf"""{_QUOTED}|{_EMAIL}|{_URL}|{_CODE}|(?<![\w.-])(?:t
 _EXPLAINS = re.compile(r"""\b(?:e\.g|i\.e|for\s+example|for\s+instance|such\s+as|like|format|
     formats|formatted|one\s+of|default|defaults|by\s+default|between|up\s+to|at\s+most|at\s+least|
     maximum|minimum|max|min|range|example|examples|if\s+(?:it\s+is\s+)?set|when\s+set|if\s+
-    (?:true|false|not|omitted|empty|provided|specified|unspecified)|otherwise|either|or\s+null|
+    (?:true|false|not|omitted|empty|provided|specified|unspecified)|either|or\s+null|
+    otherwise(?![^.;]{0,40}?\b(?:cannot|can't|can\s+not|will\s+not|won't|fails?|breaks?|
+    rejected|wrong|incorrect|invalid|incomplete|not\s+work)\b)|
     valid|allowed|accepted|supported|possible|pattern|regex|syntax|template|placeholder|
     less\s+than|greater\s+than|more\s+than|exceed|exceeds|within|positive|negative|integer|
     decimal|empty|unique|iso|utc|if|unless|when\s+(?:it\s+is|set|true|false|not|omitted|empty|no)|
@@ -583,8 +612,8 @@ _EXPLAINS = re.compile(r"""\b(?:e\.g|i\.e|for\s+example|for\s+instance|such\s+as
     (?:true|false)\s+to\s+\w+|to\s+(?:enable|disable|include|exclude|get|return|retrieve|show|
     hide|indicate|filter|limit|sort|allow|skip|use|search|ensure|request|receive|list|read|make|
     create|specify|select|match|set|turn|fetch))\b
-    |{_QUOTED}\s*(?:,\s*{_QUOTED}\s*)*,?\s*(?:or|and/or)\s+{_QUOTED}""".replace("{_QUOTED}", _QUOTED),
-                       re.IGNORECASE | re.VERBOSE)
+    |{_QUOTED}\s*(?:,\s*{_QUOTED}\s*)*,?\s*(?:or|and/or)\s+{_QUOTED}"""
+                       .replace("{_QUOTED}", _QUOTED), re.IGNORECASE | re.VERBOSE)
 # A condition that only says when a value is absent or switched ("If not provided, use ...")
 # explains a default; any other condition ("If the amount is above 500 EUR, use ...") steers.
 _ABSENT = re.compile(r"""\b(?:if|when|unless|where)\s+(?:it|this|that|none|nothing|no\s+\w+|
@@ -595,8 +624,8 @@ _ABSENT = re.compile(r"""\b(?:if|when|unless|where)\s+(?:it|this|that|none|nothi
     |\b(?:does|do|did)\s*(?:not|n't|n’t)\s+(?:specify|provide|give|say|mention|set|choose|pick|
     know|have|want)\b""",
                      re.IGNORECASE | re.VERBOSE)
-_CONDITION = re.compile(r"""(?:if|when|whenever|once|unless|before|after|while|in\s+case)\b[^,.;]{0,80},
-    """, re.IGNORECASE | re.VERBOSE)
+_CONDITION = re.compile(r"""(?:if|when|whenever|once|unless|before|after|while|in\s+case)\b
+    [^,.;]{0,80},""", re.IGNORECASE | re.VERBOSE)
 # "X should default to Y" prescribes a value: the word "default" does not explain it.
 _PRESCRIBED_DEFAULT = re.compile(r"""\b(?:should|must|shall|is\s+to|are\s+to|needs?\s+to|has\s+to|
     have\s+to)\s+(?:always\s+)?default\s+to\b""", re.IGNORECASE | re.VERBOSE)
@@ -635,8 +664,10 @@ _PRIOR_RULES = re.compile(r"""\b(?:(?:prior|previous|earlier|above|preceding|ori
     programming)|system\s+prompt|what\s+(?:you\s+were|you've\s+been|you\s+have\s+been)\s+told|
     what\s+the\s+(?:operator|user|system|developer)\s+(?:configured|said|set|asked))\b""",
                           re.IGNORECASE | re.VERBOSE)
+# "overrides" after "and", "or" or an article is a noun in a list ("default settings and
+# overrides"), not something set aside
 _OVERRIDE_WORD = re.compile(r"""\b(?:ignore|ignoring|disregard|disregarding|forget|override|
-    overrides|overriding|void|no\s+longer\s+(?:apply|applies|valid|hold|holds|matter)|pay\s+no\s+
+    (?<!\band\s)(?<!\bor\s)(?<!\bthe\s)(?<!\bits\s)overrides|overriding|void|no\s+longer\s+(?:apply|applies|valid|hold|holds|matter)|pay\s+no\s+
     attention|replaces?|supersedes?|takes?\s+precedence|final\s+say|(?:do|does)\s+not\s+apply|
     don'?t\s+apply|bypass|cancel(?:led|s)?|revoked?|lifted|suspended|obsolete|outdated|
     whatever|instead\s+of|only\s+this|no\s+longer)\b""", re.IGNORECASE | re.VERBOSE)
@@ -658,7 +689,9 @@ _CONVERSATION = re.compile(r"""\b(?:(?:full|entire|whole|complete)\s+(?:chat|con
     (?:messages?|anything|everything|things|whatever)\s+(?:the\s+user|they|you)\s+
     (?:has\s+|have\s+)?(?:sent|said|typed|wrote|mentioned|shared|told)
     |(?:the\s+user'?s|your)\s+(?:last|latest|previous|recent|earlier|first)\s+
-    (?:messages?|prompts?|requests?|inputs?)|earlier\s+in\s+(?:this|the)\s+(?:chat|
+    (?:messages?|prompts?|requests?|inputs?)|(?:last|latest|previous|recent|earlier|prior|past)\s+
+    (?:\w+\s+)?(?:user|chat|conversation)\s+(?:messages|turns|prompts|inputs)|
+    earlier\s+in\s+(?:this|the)\s+(?:chat|
     conversation|session|thread)|(?:said|shared|mentioned)\s+privately|chain\s+of\s+thought|
     (?:your|the)\s+(?:hidden|system|secret|internal|original)\s+(?:instructions|prompt|message|
     rules)|system\s+prompt|in\s+this\s+conversation)\b""", re.IGNORECASE | re.VERBOSE)
@@ -694,6 +727,58 @@ _OVERRIDE_REQUEST = re.compile(r"""\b(?:override|overrule|ignore|disregard|refus
 _ALSO_SENT = re.compile(rf"""\balso\s+(?:be\s+|get\s+|gets\s+)?(?:copied|sent|forwarded|cc'?d|
     bcc'?d|posted|mirrored|shared|uploaded|synced|relayed|delivered|archived|logged)\s+(?:to|into|
     in|with)\s+(?:the\s+)?(?:{_DESTINATION.pattern})""", re.IGNORECASE | re.VERBOSE)
+# Results presented to the user in a prescribed way, with or without an instruction form: where
+# they go in the answer, how they are best described, how to speak to the person, what the
+# answer says ("belong at the top of the answer", "are best described as minor", "when talking
+# with the account holder", "the best reply mentions ...", "present it as your own").
+_HUMAN = (r"(?:(?:the|a|an|this|that|each|every|any)\s+)?(?:users?|customers?|account\s+holders?|"
+          r"holders?|patients?|persons?|people|them|him|her|requesters?|members?|guests?|buyers?|"
+          r"owners?|recipients?|callers?|clients?|visitors?|shoppers?|travell?ers?)\b")
+_PRESENTS = re.compile(rf"""\b(?:belongs?|go(?:es)?|appears?|comes?|sits?|stays?|(?:is|are|be)\s+
+    (?:placed|listed|shown|put|ranked|mentioned))\s+(?:at|on|in)\s+(?:the\s+)?(?:very\s+)?(?:top|
+    head|front|start|beginning|first\s+(?:line|spot|place))\s+of\s+(?:the\s+|your\s+|any\s+|
+    every\s+|each\s+)?(?:answer|response|reply|summary|message)s?\b
+    |\b(?:is|are)\s+best\s+(?:described|presented|called|labell?ed|shown|portrayed|framed|
+    characteri[sz]ed|referred\s+to|summari[sz]ed|reported|left\s+out|omitted|ignored|skipped|
+    excluded|hidden|avoided|downplayed|played\s+down|not\s+mentioned)\b
+    |\bwhen\s+(?:talking|speaking|chatting|replying|responding|writing|reporting)\s+(?:back\s+)?
+    (?:with|to)\s+{_HUMAN}
+    |\bas\s+(?:your|its)\s+own\s+(?:work|calculation|answer|result|finding|idea|analysis|
+    knowledge|research|estimate|conclusion)s?\b
+    |\b(?:best|ideal|right|correct|good)\s+(?:answer|response|reply|summary)\s+(?:\w+ly\s+)?
+    (?:mentions?|says?|includes?|notes?|points?\s+out|recommends?)\b""",
+                       re.IGNORECASE | re.VERBOSE)
+# In an instruction, what the answer leaves out or how it describes something ("leave pending
+# withdrawals out of the total", "describe them that way", "present a delay as on time").
+_PRESENT_TOLD = re.compile(r"""\b(?:leave|keep)\s+(?:\w+\s+){0,4}?out\s+of\s+(?:the\s+|your\s+|
+    any\s+|what\s+)?(?:\w+\s+)?(?:total|answer|response|reply|summary|results?|report|output|
+    figures?|count|balance|tell|say|show)\b
+    |\b(?:leave|left)\s+(?:them|it|those|these)\s+out\b
+    |\bpresent\s+[^.;:]{0,60}?\bas\s+(?:a|an|the|your|their|its|if|being|on|\w+ly)?\b
+    |\bdescribe\s+(?:them|it|these|those|this|that)\s+(?:that\s+way|as)\b""",
+                           re.IGNORECASE | re.VERBOSE)
+# _PRESENTS and _PRESENT_TOLD cannot match without one of these words.
+_PRESENT_WORDS = frozenset({"answer", "answers", "response", "responses", "reply", "replies",
+                            "summary", "summaries", "message", "messages", "best", "talking",
+                            "speaking", "chatting", "replying", "responding", "writing",
+                            "reporting", "own", "leave", "keep", "left", "present", "describe"})
+# Something added to what the user asked for, said as the normal course ("is normally added
+# alongside whatever package was requested").
+_ADDED_TO_REQUEST = re.compile(r"""\b(?:alongside|in\s+addition\s+to|on\s+top\s+of|together\s+
+    with|along\s+with|besides)\s+(?:whatever|whichever|whoever|any|the)\s+(?:[\w-]+\s+){0,3}?
+    (?:(?:that|which|who)\s+)?(?:was|were|is|are|gets|got|has\s+been|have\s+been)\s+(?:requested|
+    asked\s+for|chosen|picked|selected|specified|named|given|entered|mentioned|invited)\b""",
+                               re.IGNORECASE | re.VERBOSE)
+_ADDED_WORDS = frozenset({"alongside", "addition", "top", "together", "along", "besides"})
+# Data handed to a destination as a matter of routine ("the events are posted to
+# planner-sync.io/api/events as part of the routine").
+_ROUTINE_SENT = re.compile(rf"""\b(?:is|are|get|gets|will\s+be)\s+(?:\w+ly\s+)?(?:copied|sent|
+    forwarded|cc'?d|bcc'?d|posted|mirrored|shared|uploaded|synced|relayed|delivered|archived|
+    logged|reported|exported|pushed|submitted)\s+(?:to|into|with)\s+(?:the\s+)?(?:\w+\s+)?
+    (?:{_DESTINATION.pattern})""", re.IGNORECASE | re.VERBOSE)
+_ROUTINE = re.compile(r"""\b(?:as\s+(?:a\s+)?(?:part\s+of|matter\s+of)|routinely|normally|usually|
+    customarily|as\s+standard|too|as\s+well)\b""",
+                      re.IGNORECASE | re.VERBOSE)
 # A request widened past what the user asked: everything of a personal collection, a root path,
 # the values of secrets.
 _WIDEN = re.compile(rf"""\b(?:complete|full|entire|whole)\s+(?:contact\s+list|contacts|address\s+
@@ -744,7 +829,9 @@ def _directive_at(piece: str, opening: bool) -> int:
             continue
         at = m.start("verb")
         break
-    modal = _MODAL_AT.search(piece) or _SOFT_DIRECTIVE.search(piece)
+    modal = (_MODAL_AT.search(piece) or _SOFT_DIRECTIVE.search(piece)
+             or (not _CONVENTION_WORDS.isdisjoint(words_of(piece.lower()))
+                 and _CONVENTION.search(piece)))
     if modal:
         rel = _RELATIVE.search(piece, max(modal.start() - 40, 0), modal.start())
         if rel and not _OWN_VERB.search(piece, rel.end(), modal.start()):
@@ -794,8 +881,21 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
                 out.append(("TS101", "high", f"an instruction pinning {literal!r}"))
             elif _PROMOTE.search(piece):
                 out.append(("TS101", "high", "an instruction steering the choice to a partner"))
-    # TS102: the model addressed, or named in an instruction
-    if not _ADDRESS_WORDS.isdisjoint(words_of(piece.lower())):
+    words = words_of(piece.lower())
+    if prose and not _ADDED_WORDS.isdisjoint(words) and _ADDED_TO_REQUEST.search(piece) and not any(
+            r == "TS101" for r, _, _ in out):
+        out.append(("TS101", "high", "adds to what the user asked for"))
+    convention = (_CONVENTION.search(piece) if told and not _CONVENTION_WORDS.isdisjoint(words)
+                  else None)
+    if convention and _CONVENTION_ACT.search(piece, convention.end()) and not any(
+            r == "TS101" for r, _, _ in out):
+        out.append(("TS101", "high", "claims a convention that acts or changes a value"))
+    # TS102: the model addressed, or named in an instruction; the answer's presentation
+    # prescribed
+    if prose and not _PRESENT_WORDS.isdisjoint(words) and (
+            _PRESENTS.search(piece) or (told and _PRESENT_TOLD.search(tail))):
+        out.append(("TS102", "high", "prescribes how the answer presents results"))
+    elif not _ADDRESS_WORDS.isdisjoint(words_of(piece.lower())):
         if _ADDRESS.search(piece):
             out.append(("TS102", "high", "addresses the model reading the tool list"))
         elif told:
@@ -809,7 +909,7 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
                    or _OVERRIDE_REQUEST.search(piece)):
         out.append(("TS103", "high", "acts over or behind the user's back"))
     # TS104: sending somewhere, or another tool, in an instruction (not a format example)
-    if _ALSO_SENT.search(piece):
+    if _ALSO_SENT.search(piece) or (_ROUTINE.search(piece) and _ROUTINE_SENT.search(piece)):
         out.append(("TS104", "high", "copies to an extra destination of its own"))
     elif told and not _EXAMPLE.search(piece):
         if sends or (_SEND_WORD.search(tail) and _OUTSIDE.search(tail)):
@@ -848,7 +948,16 @@ GENERAL_WORDS = frozenset(_IMP_VERB_WORDS) | _ADDRESS_WORDS | frozenset({
     "asked", "final", "overrides", "wins", "precedence", "authoritative", "only", "forget",
     # soft directives, copies said as facts, secrets from the conversation
     "best", "most", "more", "helps", "helpful", "useful", "easier", "also", "chat",
-    "conversation", "earlier", "previous", "history", "session", "transcript"})
+    "conversation", "earlier", "previous", "history", "session", "transcript",
+    # conventions, presentation, additions to the request, routine copies (fifth revision)
+    "customary", "conventional", "standard", "practice", "usual", "normal", "expected",
+    "recommended", "accepted", "typical", "common", "preferred", "polite", "courteous",
+    "belong", "belongs", "top", "front", "beginning", "talking", "speaking", "chatting",
+    "replying", "responding", "writing", "out", "present", "describe", "good", "ideal", "right",
+    "correct", "alongside", "addition", "besides", "along", "together", "copied", "sent",
+    "forwarded", "posted", "mirrored", "shared", "uploaded", "synced", "relayed", "delivered",
+    "archived", "logged", "reported", "exported", "pushed", "submitted", "cc", "bcc", "sit",
+    "sits", "stay", "stays", "placed", "listed", "shown", "ranked", "mentioned", "own"})
 
 
 @functools.lru_cache(maxsize=16384)
@@ -991,12 +1100,16 @@ _TS102 = (_gate("address", rf"""
         language\s+model|llm\b|assistant\b|chatbot\b)
     | \b(?:if|when)\s+you\s+are\s+(?:an?\s+|the\s+)?(?:{_MODEL_WORD}|model)\b
     | (?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bone\s)(?<!\bany\s)
-      \b(?:important|note|notice|reminder|instructions?|message|info)\s+(?:for|to)\s+
+      \b(?:important|note|notice|reminder|instructions?|message|info|guidance|guidelines?|
+        directions?|directives?|rules?|memo)\s+(?:for|to)\s+
         (?:the\s+|any\s+|all\s+)?(?:{_MODEL_WORD}|model)\b
     | \b{_MODEL_WORD}\s+(?:must|should|shall|needs?\s+to|is\s+(?:required|expected|instructed|
         asked)\s+to|are\s+(?:required|expected|instructed|asked)\s+to|has\s+to|have\s+to|
         may\s+not|must\s+not|should\s+not|cannot|will\s+(?:now|always|never))\b
     | ^\s*(?:system|assistant|ai)\s*:
+    | (?:^|(?<=[.;!?(])|(?<=[.;!?(]\s)|(?<=[.;!?(]\s\s))(?:(?:the|an?)\s+)?(?:ai|llm|model|assistant|agent|system|{_MODEL_WORD})\s+
+      (?:guidance|instructions?|notes?|directives?|rules?|guidelines?|policy|reminder|notice|memo|
+      directions?|only)\s*:
 """, _MODEL_WORDS, re.IGNORECASE | re.MULTILINE),
     # A tool's description describes the tool; text about the answer the model gives is
     # addressed to the model even when it never names it.
@@ -1077,8 +1190,18 @@ _INSTRUCTION_NOUN = re.compile(r"\b(?:instructions?|notes?|messages?|steps?|desc
                               re.IGNORECASE)
 
 
+# Precedence between the tool's own parameters ("If both are given, 'id_no' takes precedence
+# over 'name'") orders its inputs; it sets nothing aside.
+_OWN_PRECEDENCE = re.compile(rf"""\s*(?:{_QUOTED}|`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?|(?:the\s+)?
+    [\w'"`-]+\s+(?:parameter|field|argument|option|value|setting)s?\b)""",
+                             re.IGNORECASE | re.VERBOSE)
+
+
 def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
     for label, m in _run(_TS103, text, ctx):
+        if label == "precedence" and _OWN_PRECEDENCE.match(text, m.end()):
+            yield Hit(m.start(), m.end(), "low", "orders the tool's own parameters")
+            continue
         if (label == "secret" and not _INSTRUCTION_NOUN.search(m.group())
                 and _SECRET_ANY.search(text)):
             # "Your API key ... Keep it confidential": advice about the user's own secret
@@ -1096,7 +1219,8 @@ _SEND_VERBS = ("send", "forward", "post", "upload", "email", "mail", "copy", "mi
                "push")
 _TS104 = (
     _gate("first", rf"""(?:\b(?:must|should|needs?\s+to|have\s+to|please|always)\s+first|
-        (?:^|(?<=[.;:!?\n])|(?<=[.;:!?\n]\s)|(?<=[.;:!?\n]\s\s))first\s*,?|\bbefore\s+(?:using|calling|invoking|running|
+        (?:^|(?<=[.;:!?\n])|(?<=[.;:!?\n]\s)|(?<=[.;:!?\n]\s\s))first\s*,?|
+        \bbefore\s+(?:using|calling|invoking|running|
         executing|answering|responding|replying)(?:\s+(?:this|the|any|these)\s+
         (?:tools?|functions?))?\s*,?|\bprior\s+to\s+(?:using|calling|invoking)\s+(?:this|the)\s+
         (?:tool|function)\s*,?)\s+(?:you\s+(?:must|should|need\s+to)\s+|please\s+|always\s+|
@@ -1659,10 +1783,10 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
         ``high`` when the two names look the same (same letters once case, separators,
         Cyrillic/Greek look-alikes and digits standing for letters, such as 1 for l, are
         ignored), when the later name is the earlier one with an impostor word added at either
-        end (``official_``, ``new_``, ``_secure``: :data:`_IMPOSTOR_AFFIXES`), when one word turns singular or plural (``create_pull_requests``
-        beside ``create_pull_request``; not for tools that only read, such as ``get_``,
-        ``list_`` or ``read_``), or when one letter is dropped or added (at least 6
-        characters); ``medium`` when they differ by one changed letter or by a swap of two
+        end (``official_``, ``new_``, ``_secure``: :data:`_IMPOSTOR_AFFIXES`), when one word
+        turns singular or plural (``create_pull_requests`` beside ``create_pull_request``;
+        not for tools that only read, such as ``get_``, ``list_`` or ``read_``), or when one
+        letter is dropped or added (at least 6 characters); ``medium`` when they differ by one changed letter or by a swap of two
         adjacent letters (an edit that only changes a digit does not count), are a plural pair
         of reading tools, or when the later name adds a version (``_v2``) to the earlier one.
     """
