@@ -31,22 +31,21 @@ test in ``tests/test_grading.py``:
 9. Nested objects are compared key by key with points 3 to 6 (declared field defaults count);
    arrays element by element, in order, with equal lengths.
 
-``schema_valid`` is separate from ``correct``: every call validates (``jsonschema``, draft
+``schema_valid`` is separate from ``correct``: every call validates (``jsonschema-rs``, draft
 2020-12) against its tool's input schema; a call to an unknown tool, or a schema that
-``jsonschema`` cannot use, is not valid. With no call it is True.
+the validator cannot use (a ``pattern`` its regex engine rejects, say), is not valid. With no
+call it is True.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
+import jsonschema_rs
 
 from .errors import GradingError
 from .ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
@@ -236,9 +235,9 @@ def _calls_by_rule(base: Sequence[ToolCall], toolset: Toolset, text_values: bool
 
 
 @functools.lru_cache(maxsize=4096)
-def _validator(tool: ToolIR) -> Draft202012Validator:
+def _validator(tool: ToolIR) -> jsonschema_rs.Draft202012Validator:
     # building the schema and its validator costs more than validating: once per tool
-    return Draft202012Validator(tool.input_schema())
+    return jsonschema_rs.Draft202012Validator(tool.input_schema())
 
 
 def call_schema_valid(call: ToolCall, toolset: Toolset) -> bool:
@@ -248,7 +247,7 @@ def call_schema_valid(call: ToolCall, toolset: Toolset) -> bool:
         return False
     try:
         return bool(_validator(tool).is_valid(dict(call.arguments)))
-    except (SchemaError, re.error, TypeError, ValueError, RecursionError):
+    except (ValueError, TypeError, OverflowError, RecursionError):  # a schema it cannot use
         return False
 
 
