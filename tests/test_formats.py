@@ -20,9 +20,10 @@ import yaml
 from defusedxml import ElementTree as SafeET
 from jsonschema import Draft202012Validator
 
-from toolform.errors import RenderError, UnknownProtocolError
+from toolform.errors import RenderError
 from toolform.formats import RenderOptions, format_ids, get_format, render, render_block
 from toolform.formats._common import MAX_LEVELS, json_text, markdown_cell, python_identifier
+from toolform.io import load_tools
 from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
 
 import toolsets
@@ -39,10 +40,7 @@ def load_case(case: str) -> Toolset:
     """A test toolset by id: a built one, or ``real:<server>`` through ``toolform.io``."""
     if not case.startswith("real:"):
         return toolsets.BUILT[case]()
-    io = pytest.importorskip("toolform.io", reason="toolform.io is not written yet")
-    if not hasattr(io, "load_tools"):
-        pytest.skip("toolform.io.load_tools is not written yet")
-    return io.load_tools(SHARED / "real" / "mcp" / f"{case[5:]}.json")
+    return load_tools(SHARED / "real" / "mcp" / f"{case[5:]}.json")
 
 
 # -- what the IR says should be visible ----------------------------------------------------------
@@ -465,10 +463,7 @@ def test_depth_guard(fmt: str) -> None:
 def test_render_uses_default_protocol(fmt: str) -> None:
     spec = get_format(fmt)
     ts = toolsets.tier2()
-    try:
-        prompt = render(ts, fmt, request="Convert 20 C to F.")
-    except UnknownProtocolError:
-        pytest.skip(f"protocol {spec.default_protocol} is not registered yet")
+    prompt = render(ts, fmt, request="Convert 20 C to F.")
     block = render_block(ts, fmt)
     assert prompt.protocol_id == spec.default_protocol
     assert prompt.format_id == fmt and prompt.schema_text == block
