@@ -23,7 +23,7 @@ DEFAULT_REQUEST = ("mcp/requests", 0)
 class GuardInspector(widgets.VBox):
     """Scan a toolset's metadata, see each finding highlighted where it is, clean, pin, verify.
 
-    Findings come from ``toolform.guard.scan_toolset`` (rules TS101 to TS110); each flagged field
+    Findings come from ``toolform.guard.scan_toolset`` (rules TS101 to TS111); each flagged field
     is shown with the matched spans marked by severity. Clean is ``clean_toolset`` in the chosen
     mode, shown as the fields it changed (before and after) and the findings left afterwards.
     Pin is ``pin`` (one SHA-256 per tool definition); Verify is ``verify`` of the toolset shown

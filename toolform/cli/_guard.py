@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
         min_severity: str = typer.Option("low", help="Lowest severity to print: high, medium "
                                                      "or low (the exit status counts high only)."),
     ) -> None:
-        """Scan tool metadata for injected instructions (rules TS101-TS110); exit 1 on a high
+        """Scan tool metadata for injected instructions (rules TS101-TS111); exit 1 on a high
         finding or a pin mismatch."""
         from ..errors import LoaderError
         from ..guard import CLEAN_MODES, SEVERITIES, guard, write_lockfile

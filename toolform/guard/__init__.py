@@ -5,19 +5,22 @@ writes one plain instruction into it, and every format that shows descriptions l
 it on 38.48 to 54.16% of turns, while the minimal schema, which shows none, let none through.
 The guard keeps instructions out of the description channel:
 
-- :func:`scan_toolset` runs ten rules, TS101 to TS110 (:data:`RULES`), over every name, title,
+- :func:`scan_toolset` runs the rules (:data:`RULES`): ten written by hand, TS101 to TS110, and
+  TS111, a logistic regression trained on the labelled set, over every name, title,
   description, default and enum value, at any depth, and returns :class:`Finding` objects
   (:func:`findings_frame` for a DataFrame); :func:`guard` does it in one call from a file.
 - :func:`clean_toolset` returns a copy without the flagged sentences and hidden characters (or
   without any description), and a log of every change.
 - :func:`pin` / :func:`verify` hash each tool definition so a description changed after approval
   is caught.
-- :func:`detector_scores` measures the rules on the labelled set in ``datasets/guard/``;
+- :func:`detector_scores` measures the rules on the labelled set in ``datasets/guard/``
+  (``train_detector.py`` there trains TS111 on its development splits);
   :func:`hijack_experiment` measures, per format, how often a model follows a planted sentence,
   with and without the guard.
 
 The guard never executes, fetches or evaluates anything it reads. Its only decoding is TS107
-looking at a base64 or hex run of at most :data:`MAX_DECODE_CHARS` characters as text.
+looking at a base64, hex or percent-encoded run of at most :data:`MAX_DECODE_CHARS` characters
+as text; TS111 only counts words and character n-grams.
 """
 
 from ._clean import CLEAN_MODES, CleanLogEntry, clean_toolset, strip_text

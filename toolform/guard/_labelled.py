@@ -38,13 +38,21 @@ LABELS = ("benign", "injected")
 #: after scoring them; ``holdout1`` was written after that revision, scored once, then used for
 #: a second revision; ``holdout2`` was written after the second revision and scored once;
 #: ``dev2`` (118 injected, 100 benign) was written for the third revision, which used all four
-#: splits; ``holdout3`` (60 + 60) was written blind by a colleague who never saw the rules, scored
-#: once with the third revision, then read for the fourth; ``holdout4`` (60 + 60) was written
-#: blind by another colleague, scored once with the fourth revision, then read for the fifth;
-#: ``holdout5`` (60 + 60), written blind by a third, was scored once with the fifth revision and
-#: has not been read for any revision: it is the held-out split.
-SPLITS = ("dev", "holdout1", "holdout2", "dev2", "holdout3", "holdout4", "holdout5")
-#: The splits the rules were revised on: every split but the last, the held-out blind batch.
+#: splits; ``holdout3``, ``holdout4`` and ``holdout5`` (60 + 60 each) were each written blind by
+#: a colleague who never saw the rules and scored once with the revision of their day; the
+#: rules were then revised on ``holdout3`` and ``holdout4``, and ``holdout5`` only trains TS111,
+#: the learned detector, with every other development split; ``holdout6`` and ``holdout7`` (60
+#: injected, 60 real benign, 20 benign written like the injected ones, each) were written blind
+#: by a fourth colleague; ``holdout6`` was scored once with the rules and the first TS111, then
+#: read; ``dev3`` (160 twin pairs: a made-up tool documented honestly, and the same text with
+#: an instruction planted) was written to train TS111 on the instruction rather than the voice;
+#: ``holdout7`` was scored once with the sixth revision, then read; ``holdout8`` (60 + 60 + 20,
+#: written blind by a fifth colleague) was scored once with the seventh revision and is used for
+#: nothing: it is the held-out split.
+SPLITS = ("dev", "holdout1", "holdout2", "dev2", "holdout3", "holdout4", "holdout5", "holdout6",
+          "dev3", "holdout7", "holdout8")
+#: The splits the rules were revised on and TS111 is trained on: every split but the last, the
+#: held-out blind batch.
 DEVELOPMENT_SPLITS = SPLITS[:-1]
 #: Where a row's text is placed (field kinds of ``FIELD_KINDS``).
 PLACES = ("tool.description", "tool.title", "tool.name", "param.description", "param.title",

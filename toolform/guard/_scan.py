@@ -1,4 +1,4 @@
-"""Scanning: run the ten rules over every field of a toolset and report findings.
+"""Scanning: run the rules over every field of a toolset and report findings.
 
 The guard only reads: it never executes, fetches or evaluates anything it scans, and the one
 decoding it does (TS107 looking at a base64 or hex run of at most
@@ -42,7 +42,7 @@ EXCERPT_CHARS = 160
 
 #: The declared columns of :func:`findings_frame`: (name, dtype, unit, meaning).
 FINDING_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
-    ("rule", "string", "", "rule id, TS101 to TS110"),
+    ("rule", "string", "", "rule id, TS101 to TS111"),
     ("name", "string", "", "the rule's short name"),
     ("severity", "string", "", "high, medium or low"),
     ("tool", "string", "", "the tool the field belongs to"),

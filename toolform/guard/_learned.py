@@ -1,0 +1,232 @@
+"""TS111: a learned reading of how much a text reads like a planted instruction.
+
+The phrasing rules (TS101-TS105, TS109) read instruction *forms*; blind batches written after
+each revision showed them stuck near 82% recall, missing calm steering and phrasings no rule
+had seen (``datasets/guard/README.md``). TS111 adds a second reader that has no rule at all: a
+logistic regression over the words, word pairs and character 3- to 5-grams of a text, trained by
+``datasets/guard/train_detector.py`` on the labelled set's development splits against every
+other description, title, default and enum value of the real MCP catalogue, the BFCL function
+documents and the generated toolset. Its weights ship as ``datasets/guard/detector.json``.
+
+The model is linear over feature counts, so a text's score is a sum of per-sentence terms, and
+a sentence's of per-word terms, each cached: catalogues repeat sentences and words, and a scan
+reads each distinct one once (see :class:`LearnedModel`). Nothing is run, fetched or decoded.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from ..errors import DatasetError
+from ._rules import Hit, ScanContext, _spans
+
+_DEFAULT = "guard/detector.json"
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_CHAR_NGRAMS = (3, 4, 5)
+_MAX_CACHED = 65536  # sentences whose terms a model keeps
+#: The fewest whitespace-separated words TS111 reads. On shorter texts a few features decide the
+#: score: two real MCP descriptions of five and six words ("Execute JavaScript in the browser
+#: console") scored above the threshold, while the rules already read short values (TS108).
+MIN_WORDS = 7
+
+
+@functools.lru_cache(maxsize=65536)
+def word_ngrams(word: str) -> tuple[str, ...]:
+    """The character 3-, 4- and 5-grams of one lower-cased, whitespace-free word padded with a
+    space on each side, as features (``c: al`` marks a word starting with "al"), repeats kept."""
+    padded = f" {word} "
+    return tuple("c:" + padded[i:i + n] for n in _CHAR_NGRAMS for i in range(len(padded) - n + 1))
+
+
+def _tokens(sentence: str) -> tuple[str, list[str], list[str]]:
+    lowered = sentence.lower()
+    return lowered, _TOKEN.findall(lowered), lowered.split()
+
+
+def sentence_counts(sentence: str) -> dict[str, int]:
+    """Feature to count in one sentence, lower-cased: ``w:<token>`` for every word or
+    punctuation token, ``b:<token> <token>`` for every pair of neighbouring tokens, and the
+    :func:`word_ngrams` of every whitespace-separated word."""
+    _, tokens, words = _tokens(sentence)
+    counts: dict[str, int] = {}
+    features = ["w:" + t for t in tokens]
+    features += [f"b:{a} {b}" for a, b in zip(tokens, tokens[1:])]
+    for word in words:
+        features += word_ngrams(word)
+    for f in features:
+        counts[f] = counts.get(f, 0) + 1
+    return counts
+
+
+def sentence_texts(text: str) -> list[str]:
+    """The sentences of ``text`` as the guard splits them (the whole text when it has none)."""
+    return [text[start:end] for start, end in (_spans(text) or ((0, len(text)),))]
+
+
+def text_counts(text: str) -> dict[str, int]:
+    """Feature to count over all of ``text``'s sentences (neighbouring tokens pair up only
+    inside a sentence): the model's input before scaling."""
+    counts: dict[str, int] = {}
+    for sentence in sentence_texts(text):
+        for f, n in sentence_counts(sentence).items():
+            counts[f] = counts.get(f, 0) + n
+    return counts
+
+
+@dataclass(frozen=True)
+class LearnedModel:
+    """The weights of TS111.
+
+    A text's log-odds is ``bias + W / sqrt(N)``, where ``N`` is the number of feature
+    occurrences in the text (see :func:`text_counts`) and ``W`` the sum of their weights
+    (features the model does not know weigh 0). Both are sums over sentences, and inside a
+    sentence over words, tokens and token pairs, so each word's and each sentence's share is
+    computed once and cached. A sentence alone scores ``bias + W_s / sqrt(N_s)``.
+
+    Parameters
+    ----------
+    bias : float
+        The intercept (log-odds).
+    weights : mapping of str to float
+        Feature (as :func:`sentence_counts` spells it) to weight (log-odds per unit of the
+        scaled feature). Weights too small to matter were dropped when the model was written.
+    threshold : float
+        The probability (a proportion, 0 to 1) at or above which a text is flagged high.
+    trained_on : str
+        What the model was trained on, in one line.
+    """
+
+    bias: float
+    weights: Mapping[str, float]
+    threshold: float
+    trained_on: str = ""
+    _terms: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False,
+                                                 compare=False)
+    _words: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False,
+                                                 compare=False)
+
+    def _word_terms(self, word: str) -> tuple[float, int]:
+        terms = self._words.get(word)
+        if terms is None:
+            grams = word_ngrams(word)
+            get = self.weights.get
+            terms = (sum(get(g, 0.0) for g in grams), len(grams))
+            if len(self._words) >= _MAX_CACHED:
+                self._words.clear()
+            self._words[word] = terms
+        return terms
+
+    def sentence_terms(self, sentence: str) -> tuple[float, int]:
+        """``(W_s, N_s)`` of one sentence, cached (catalogues repeat sentences)."""
+        terms = self._terms.get(sentence)
+        if terms is None:
+            _, tokens, words = _tokens(sentence)
+            get = self.weights.get
+            total = sum(get("w:" + t, 0.0) for t in tokens)
+            total += sum(get(f"b:{a} {b}", 0.0) for a, b in zip(tokens, tokens[1:]))
+            size = 2 * len(tokens) - 1 if tokens else 0
+            for word in words:
+                w, n = self._word_terms(word)
+                total += w
+                size += n
+            terms = (total, size)
+            if len(self._terms) >= _MAX_CACHED:
+                self._terms.clear()
+            self._terms[sentence] = terms
+        return terms
+
+    def _probability(self, total: float, size: int) -> float:
+        z = self.bias + (total / math.sqrt(size) if size else 0.0)
+        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+    def probability(self, text: str) -> float:
+        """The probability (proportion) that ``text`` carries a planted instruction."""
+        total, size = 0.0, 0
+        for sentence in sentence_texts(text):
+            w, n = self.sentence_terms(sentence)
+            total += w
+            size += n
+        return self._probability(total, size)
+
+    def sentence_probability(self, sentence: str) -> float:
+        """The probability (proportion) for one sentence read alone."""
+        return self._probability(*self.sentence_terms(sentence))
+
+    def clear_cache(self) -> None:
+        """Forget the cached sentence and word terms."""
+        self._terms.clear()
+        self._words.clear()
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form :func:`load_model` reads."""
+        return {"toolform_guard_model": 1, "kind": "logistic-regression/sentence-ngrams",
+                "trained_on": self.trained_on, "threshold": self.threshold, "bias": self.bias,
+                "weights": dict(sorted(self.weights.items()))}
+
+
+def load_model(path: str | Path | None = None) -> LearnedModel:
+    """Read TS111's weights.
+
+    Parameters
+    ----------
+    path : path, optional
+        A file written by ``datasets/guard/train_detector.py``; default: the packaged
+        ``datasets/guard/detector.json``.
+
+    Raises
+    ------
+    toolform.errors.DatasetError
+        When the file is missing, is not JSON, or lacks a field (the file is named).
+    """
+    source = (Path(path) if path is not None
+              else Path(str(resources.files("toolform.datasets").joinpath(_DEFAULT))))
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DatasetError(f"guard model not found: {source}") from None
+    except json.JSONDecodeError as exc:
+        raise DatasetError(f"{source}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    try:
+        weights = {str(k): float(v) for k, v in data["weights"].items()}
+        return LearnedModel(float(data["bias"]), weights, float(data["threshold"]),
+                            str(data.get("trained_on", "")))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DatasetError(f"{source}: not a guard model ({exc!r})") from None
+
+
+@functools.lru_cache(maxsize=1)
+def packaged_model() -> LearnedModel:
+    """The packaged model, read once."""
+    return load_model()
+
+
+def instruction_probability(text: str, model: LearnedModel | None = None) -> float:
+    """How likely (a proportion, 0 to 1) TS111 finds it that ``text`` carries a planted
+    instruction; at or above ``model.threshold`` it is flagged high."""
+    return (model or packaged_model()).probability(text)
+
+
+def ts111(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    """TS111's matcher: one high hit over the sentence that reads most like an instruction,
+    when the whole text scores at or above the threshold. Texts of fewer than
+    :data:`MIN_WORDS` words (names, codes, most enum values) are left to the rules."""
+    if len(text.split(None, MIN_WORDS - 1)) < MIN_WORDS:
+        return
+    model = packaged_model()
+    p = model.probability(text)
+    if p < model.threshold:
+        return
+    spans = [(s, e) for s, e in (_spans(text) or ((0, len(text)),)) if text[s:e].strip()]
+    own, start, end = max((model.sentence_probability(text[s:e]), s, e) for s, e in spans)
+    # trailing whitespace stays with the text, as the phrase rules' spans do
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    yield Hit(start, end, "high", f"learned detector: p={p:.2f} for the text, {own:.2f} for "
+                                  "this sentence")
