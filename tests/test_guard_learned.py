@@ -77,7 +77,7 @@ def test_packaged_model_is_what_the_card_says():
     model = packaged_model()
     assert model.threshold == 0.8
     assert all(split in model.trained_on for split in DEVELOPMENT_SPLITS)
-    assert "holdout8" not in model.trained_on
+    assert "holdout9" not in model.trained_on
     assert 10_000 < len(model.weights) < 100_000
     assert all(abs(w) >= 0.05 for w in model.weights.values())
 

@@ -154,7 +154,7 @@ def evaluate() -> None:
     print("| left out | TS111: injected | real benign | written benign | guard: injected | "
           "real benign | written benign | broad texts, held out |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for split in ("holdout3", "holdout4", "holdout5", "holdout6", "holdout7"):
+    for split in ("holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8"):
         train_rows = [r for r in rows if r.split != split and r.split in DEVELOPMENT_SPLITS]
         positives, real, written = _split_rows(train_rows)
         negatives = [t for i, t in enumerate(broad) if i not in held_broad] + real

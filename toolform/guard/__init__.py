@@ -30,8 +30,9 @@ from ._hijack import (CONDITIONS, DEFAULT_SENTENCE, DEFAULT_SENTINEL, HIJACK_COL
                       RECORDED_HIJACK_SENTENCES,
                       HijackResult, calls_follow, hijack_experiment, plant_instruction,
                       record_hijack, recorded_hijack)
-from ._labelled import (DEVELOPMENT_SPLITS, SPLITS, DetectorScores, LabelledText, detector_scores, labelled_toolset,
-                        load_labelled_set)
+from ._labelled import (DEVELOPMENT_SPLITS, SPLITS, DetectorScores, LabelledText, detector_scores,
+                        labelled_toolset, load_labelled_set)
+from ._learned import LearnedModel, instruction_probability, load_model
 from ._pin import PinReport, pin, read_lockfile, tool_hash, verify, write_lockfile
 from ._rules import MAX_DECODE_CHARS, RULES, SEVERITIES, Rule, clear_caches, get_rule
 from ._scan import (FINDING_COLUMNS, Finding, GuardReport, findings_frame, guard, scan_text,
@@ -53,6 +54,7 @@ __all__ = [
     "HIJACK_COLUMNS",
     "HijackResult",
     "LabelledText",
+    "LearnedModel",
     "MAX_DECODE_CHARS",
     "PinReport",
     "RECORDED_HIJACK_CASSETTE",
@@ -71,9 +73,11 @@ __all__ = [
     "get_rule",
     "guard",
     "hijack_experiment",
+    "instruction_probability",
     "iter_fields",
     "labelled_toolset",
     "load_labelled_set",
+    "load_model",
     "pin",
     "plant_instruction",
     "read_lockfile",

@@ -47,10 +47,12 @@ LABELS = ("benign", "injected")
 #: read; ``dev3`` (160 twin pairs: a made-up tool documented honestly, and the same text with
 #: an instruction planted) was written to train TS111 on the instruction rather than the voice;
 #: ``holdout7`` was scored once with the sixth revision, then read; ``holdout8`` (60 + 60 + 20,
-#: written blind by a fifth colleague) was scored once with the seventh revision and is used for
-#: nothing: it is the held-out split.
+#: written blind by a fifth colleague) was scored once with the seventh revision, then read;
+#: ``dev4`` (160 more twins, half of whose honest texts name another tool of their server) was
+#: written for the eighth; ``holdout9`` (60 + 60 + 20, written blind by a sixth colleague) was
+#: scored once with the eighth revision and is used for nothing: it is the held-out split.
 SPLITS = ("dev", "holdout1", "holdout2", "dev2", "holdout3", "holdout4", "holdout5", "holdout6",
-          "dev3", "holdout7", "holdout8")
+          "dev3", "holdout7", "holdout8", "dev4", "holdout9")
 #: The splits the rules were revised on and TS111 is trained on: every split but the last, the
 #: held-out blind batch.
 DEVELOPMENT_SPLITS = SPLITS[:-1]

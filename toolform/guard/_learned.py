@@ -45,16 +45,17 @@ def word_ngrams(word: str) -> tuple[str, ...]:
     return tuple("c:" + padded[i:i + n] for n in _CHAR_NGRAMS for i in range(len(padded) - n + 1))
 
 
-def _tokens(sentence: str) -> tuple[str, list[str], list[str]]:
+def _tokens(sentence: str) -> tuple[list[str], list[str]]:
+    """The lower-cased tokens (words and punctuation) and whitespace-separated words."""
     lowered = sentence.lower()
-    return lowered, _TOKEN.findall(lowered), lowered.split()
+    return _TOKEN.findall(lowered), lowered.split()
 
 
 def sentence_counts(sentence: str) -> dict[str, int]:
     """Feature to count in one sentence, lower-cased: ``w:<token>`` for every word or
     punctuation token, ``b:<token> <token>`` for every pair of neighbouring tokens, and the
     :func:`word_ngrams` of every whitespace-separated word."""
-    _, tokens, words = _tokens(sentence)
+    tokens, words = _tokens(sentence)
     counts: dict[str, int] = {}
     features = ["w:" + t for t in tokens]
     features += [f"b:{a} {b}" for a, b in zip(tokens, tokens[1:])]
@@ -127,7 +128,7 @@ class LearnedModel:
         """``(W_s, N_s)`` of one sentence, cached (catalogues repeat sentences)."""
         terms = self._terms.get(sentence)
         if terms is None:
-            _, tokens, words = _tokens(sentence)
+            tokens, words = _tokens(sentence)
             get = self.weights.get
             total = sum(get("w:" + t, 0.0) for t in tokens)
             total += sum(get(f"b:{a} {b}", 0.0) for a, b in zip(tokens, tokens[1:]))

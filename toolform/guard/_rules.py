@@ -936,15 +936,15 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
     elif told and not _EXAMPLE.search(piece):
         if sends or (_SEND_WORD.search(tail) and _OUTSIDE.search(tail)):
             out.append(("TS104", "high", "sends something to a destination of its own"))
-        elif (_TOOL_CALL_VERB.search(piece) and _TOOL_REF.search(tail)) or (
-                _WITH_TOOL.search(tail) and _SEND_WORD.search(tail)):
+        elif ((_TOOL_CALL_VERB.search(piece) and _TOOL_REF.search(tail)) or (
+                _WITH_TOOL.search(tail) and _SEND_WORD.search(tail))) and not _for_input(piece):
             out.append(("TS104", "high", "an instruction about another tool"))
     # TS105: a secret or the conversation pointed at in an instruction, a request widened past
     # the user's, or secrets taken from the conversation
     secret = _SECRET_ANY.search(piece)
     if told and not _KEEP_SAFE.search(piece):
         m = _POINTED_SECRET.search(piece) or _CONVERSATION.search(piece) or _WIDEN.search(piece)
-        if m:
+        if m and not _kept_out(piece, 0, m.start()):
             out.append(("TS105", "high", f"an instruction to hand over {m.group().strip()!r}"))
     elif secret and _CONVERSATION.search(piece) and not _KEEP_SAFE.search(piece):
         out.append(("TS105", "high", f"{secret.group()!r} taken from the conversation"))
@@ -1290,6 +1290,19 @@ _ORDER_DETAIL = {"first": "asks for another call before this one",
 _NAME_DIRECTIVE = _rx(r"""\b(?:always|must|should|never|first|before|after|then|call|invoke|run|
     execute|trigger|send|forward|set|bcc|cc|redirect|route|replace)\b""")
 _NAME_SOFT = re.compile(r"\b(?:deprecated|instead|legacy|obsolete|see\s+also)\b", re.IGNORECASE)
+# Another tool called for an input of this one or to check a precondition, with nothing sent
+# anywhere ("Call list_projects first to find the project_id", "call list_channels to check",
+# "take this from search_docs results"): the usual way tools of one server fit together.
+_FOR_INPUT = re.compile(r"""\b(?:call|run|use|query|invoke)\s+[\w.-]+(?:\s+\w+){0,6}?\s+
+    (?:first\s+)?to\s+(?:obtain|get|find|look\s+up|see|check|confirm|learn|discover|fetch|
+    retrieve|know|pick|choose)\b|\bif\s+you\s+(?:do\s+not|don'?t)\s+(?:know|have)\b|
+    \bfrom\s+(?:the\s+)?[\w.-]+\s+(?:results?|output|response)\b|\b(?:returned|given)\s+by\b""",
+                        re.IGNORECASE | re.VERBOSE)
+
+
+def _for_input(sentence: str) -> bool:
+    """Whether a sentence calls another tool only for an input or a check (see _FOR_INPUT)."""
+    return bool(_FOR_INPUT.search(sentence)) and not _SEND_WORD.search(sentence)
 
 #: A token that can be a tool name in prose (``send_email``, ``math.factorial``).
 NAME_TOKEN = re.compile(r"(?<![\w.-])[A-Za-z_][\w.-]*\w")
@@ -1308,6 +1321,8 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
             high = not opening and (m.group("what").lower() in _SEND_HIGH or external)
             yield Hit(m.start(), m.end(), "high" if high else "medium",
                       "sends tool output or conversation elsewhere")
+        elif _for_input(_Sentences(text).of(m.start(), m.end())):
+            yield Hit(m.start(), m.end(), "medium", "asks for another call, for an input")
         else:
             yield Hit(m.start(), m.end(), "high", _ORDER_DETAIL[label])
     yield from _general("TS104", text, ctx)
@@ -1322,7 +1337,7 @@ def _ts104_names(text: str, ctx: ScanContext) -> Iterator[Hit]:
         if m.group() not in names or m.group() == ctx.tool:
             continue
         sentence = sentences.of(m.start(), m.end())
-        if _NAME_SOFT.search(sentence):
+        if _NAME_SOFT.search(sentence) or _for_input(sentence):
             yield Hit(m.start(), m.end(), "medium", f"refers to another tool, {m.group()!r}")
         elif _NAME_DIRECTIVE.search(sentence):
             yield Hit(m.start(), m.end(), "high",
@@ -1373,7 +1388,7 @@ _TS105 = (
     _gate("personal", r"""\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+){0,2}(?:messages|emails|contacts|
           files|documents|folders?|directory|downloads|desktop|photos|inbox|mailbox|drive|
           location|address|name|phone(?:\s+number)?|browsing\s+history|
-          birthday|date\s+of\s+birth) | \bhome\s+(?:directory|address) | \bphone\s+numbers?
+          birthday|date\s+of\s+birth)\b | \bhome\s+(?:directory|address) | \bphone\s+numbers?
           | \bip\s+address(?:es)? | \bdate\s+of\s+birth | \bfull\s+name""",
           ("user", "users", "home", "phone", "ip", "birth", "full"),
           also=("messages", "emails", "contacts", "files", "documents", "location", "address",
@@ -1387,6 +1402,22 @@ _TAKE_VERB = _rx(r"""
     leak|exfiltrate|fill|supply|give|transmit|post|echo|output|reveal|disclose|retrieve|grab|fetch|
     summari[sz]e|encode|submit|quote|repeat|list\s+all|save|store|record|log|remember|keep|write|
     note|use|using)\b""")
+
+
+# A secret named after a prohibition in the same clause is to be kept out ("do not include
+# secrets or tokens", "don't pass secrets as variables"), as with _KEEP_SAFE.
+_PROHIBITED_BEFORE = re.compile(r"""\b(?:do\s+not|don'?t|never|avoid|must\s+not|should\s+not|
+    shouldn'?t)\s+(?:\w+\s+){0,2}?(?:include|including|put|putting|paste|pasting|pass|passing|
+    send|sending|share|sharing|post|posting|expose|exposing|reveal|log|logging|store|storing|
+    write|writing|add|adding|enter|entering|use|using|commit|hard-?code)\b
+    (?:(?!\b(?:but|instead|then|however|rather|except)\b)[^.;:!?\n]){0,80}\Z""",
+                                re.IGNORECASE | re.VERBOSE)
+
+
+def _kept_out(text: str, start: int, at: int) -> bool:
+    """Whether the secret at ``at`` follows a prohibition in its clause (``start``: where the
+    sentence starts)."""
+    return _PROHIBITED_BEFORE.search(text, max(start, at - 160), at) is not None
 
 
 # A sentence that spells out a value's format names what goes in it; it asks for nothing.
@@ -1405,6 +1436,8 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
         elif _KEEP_SAFE.search(sentences.of(m.start(), m.end())):
             # "This key should be kept secret": advice about the user's own value
             yield Hit(m.start(), m.end(), "low", f"asks to keep {m.group().strip()!r} private")
+        elif _kept_out(text, sentences.around(m.start(), m.end())[0], m.start()):
+            yield Hit(m.start(), m.end(), "low", f"asks to keep {m.group().strip()!r} out")
         elif _FORMAT_EXPLAINED.search(sentences.of(m.start(), m.end())):
             # "formatted as 'https://{ip}/api' where {ip} is the IP address of the server"
             yield Hit(m.start(), m.end(), "medium", f"mentions {m.group().strip()!r}")
