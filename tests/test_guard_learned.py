@@ -76,8 +76,9 @@ def test_short_texts_are_left_to_the_rules():
 def test_packaged_model_is_what_the_card_says():
     model = packaged_model()
     assert model.threshold == 0.8
-    assert all(split in model.trained_on for split in DEVELOPMENT_SPLITS)
-    assert "holdout9" not in model.trained_on
+    # "labelled set splits dev, holdout1, ...: 900 injected, ..."
+    named = model.trained_on.split("splits ", 1)[1].split(":", 1)[0].split(", ")
+    assert tuple(named) == DEVELOPMENT_SPLITS and "holdout9" not in named
     assert 10_000 < len(model.weights) < 100_000
     assert all(abs(w) >= 0.05 for w in model.weights.values())
 
@@ -111,18 +112,19 @@ def test_a_model_round_trips_through_its_json(tmp_path):
 @pytest.mark.skipif(importlib.util.find_spec("sklearn") is None,
                     reason="training needs scikit-learn (the dev extra)")
 def test_training_again_gives_the_packaged_model():
-    """The packaged weights are what ``datasets/guard/train_detector.py train`` writes (up to
-    the solver's last digits): the same flags on every labelled text, probabilities within
-    0.01."""
+    """The packaged weights are what ``datasets/guard/train_detector.py train`` writes: the same
+    file here, and on another machine at least the same flags on every labelled text."""
     spec = importlib.util.spec_from_file_location("train_detector", TRAINER)
     trainer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(trainer)
     retrained = trainer.train()
     shipped = packaged_model()
     assert retrained.trained_on == shipped.trained_on
+    if retrained.to_dict() == shipped.to_dict():
+        return
+    # a different build of the solver may move the last digits, never a verdict
     assert retrained.bias == pytest.approx(shipped.bias, abs=1e-3)
     for row in load_labelled_set():
-        if len(row.text.split()) >= MIN_WORDS:
-            a, b = retrained.probability(row.text), shipped.probability(row.text)
-            assert abs(a - b) < 0.01, row.id
-            assert (a >= 0.8) == (b >= 0.8), row.id
+        a, b = retrained.probability(row.text), shipped.probability(row.text)
+        assert abs(a - b) < 0.01, row.id
+        assert (a >= shipped.threshold) == (b >= shipped.threshold), row.id

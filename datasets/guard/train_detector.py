@@ -5,21 +5,25 @@
     python datasets/guard/train_detector.py evaluate    # out-of-sample figures (a few minutes)
 
 Positives: every injected text of the labelled set's development splits
-(``toolform.guard.DEVELOPMENT_SPLITS``). Negatives: the development splits' benign texts, and
-every distinct description, title, default and enum value of the MCP catalogue
-(``datasets/mcp/catalogue.json``), the BFCL function documents (``datasets/bfcl/*.jsonl``) and
-the generated toolset, except texts that occur anywhere in the labelled set (a held-out split's
-benign texts must not be trained on). Features are those of ``toolform.guard._learned`` (counted per sentence);
-the model is scikit-learn's L2-regularised logistic regression (liblinear, C = 16, classes
-weighted to balance), whose weights are written for the guard to score with in pure Python.
+(``toolform.guard.DEVELOPMENT_SPLITS``). Negatives: the development splits' real benign texts,
+their written benign texts (the twins of ``dev3`` and ``dev4`` and the written rows of the blind
+batches, each weighing :data:`WRITTEN_WEIGHT` texts), and every distinct description, title,
+default and enum value of the MCP catalogue (``datasets/mcp/catalogue.json``), the BFCL function
+documents (``datasets/bfcl/*.jsonl``) and the generated toolset, except texts that occur
+anywhere in the labelled set (a held-out split's benign texts must not be trained on). Features
+are those of ``toolform.guard._learned`` (counts summed over sentences); the model is
+scikit-learn's L2-regularised logistic regression (liblinear, C = 16, classes weighted to
+balance), whose weights are written for the guard to score with in pure Python.
 
-``evaluate`` retrains with one blind split left out (``holdout3``, ``holdout4``, ``holdout5``:
-each was written by someone who never saw the rules), and with one fifth of the broad negatives
-left out, and prints recall on the injected texts and the rate flagged on the benign ones, for
-TS111 alone and for the whole guard (the rules or TS111) at high severity.
+``evaluate`` retrains with one blind split left out (``holdout3`` to ``holdout8``: each was
+written by someone who never saw the rules), and with one fifth of the catalogue texts left out,
+and prints how many injected, real benign and written benign texts are flagged high, by TS111
+alone (which reads texts of ``MIN_WORDS`` words or more, never names) and by the whole guard
+(the current rules or TS111).
 
-C and the threshold (0.8) were chosen on those leave-one-split-out figures before ``holdout6``
-was scored.
+C and the threshold (0.8) were chosen on leave-one-split-out figures over ``holdout3`` to
+``holdout5`` before ``holdout6`` was written; the written weight (10) on ``holdout3`` to
+``holdout6`` before ``holdout7`` was scored. See ``datasets/guard/README.md``.
 """
 
 from __future__ import annotations
@@ -30,13 +34,14 @@ import math
 import random
 import sys
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 from scipy.sparse import csr_matrix
 from sklearn.linear_model import LogisticRegression
 
 from toolform.generator import generated_toolset
-from toolform.guard import DEVELOPMENT_SPLITS, load_labelled_set
+from toolform.guard import DEVELOPMENT_SPLITS, LabelledText, load_labelled_set
 from toolform.guard._fields import iter_fields
 from toolform.guard._learned import MIN_WORDS, LearnedModel, text_counts
 from toolform.ir import Toolset
@@ -58,7 +63,8 @@ _KINDS = ("tool.title", "tool.description", "param.title", "param.description", 
 
 
 def _toolsets() -> list[Toolset]:
-    out = [Toolset.from_dict(json.loads((DATASETS / "mcp" / "catalogue.json").read_text()))]
+    catalogue = (DATASETS / "mcp" / "catalogue.json").read_text(encoding="utf-8")
+    out = [Toolset.from_dict(json.loads(catalogue))]
     for path in sorted((DATASETS / "bfcl").glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             out.append(Toolset.from_dict(json.loads(line)["tools"]))
@@ -95,7 +101,7 @@ def _matrix(texts: list[str], vocabulary: dict[str, int]) -> csr_matrix:
 
 
 def fit(positives: list[str], negatives: list[str], *, trained_on: str, c: float = C,
-        threshold: float = THRESHOLD, written: list[str] = ()) -> LearnedModel:
+        threshold: float = THRESHOLD, written: Sequence[str] = ()) -> LearnedModel:
     """Fit the model on texts; features seen in fewer than two texts are left out.
 
     ``written`` are benign texts written in the injected texts' voice (twins): each weighs
@@ -110,7 +116,8 @@ def fit(positives: list[str], negatives: list[str], *, trained_on: str, c: float
                                                     if n >= MIN_DOCUMENT_FREQUENCY))}
     x = _matrix(positives + negatives, vocabulary)
     y = np.array([1] * len(positives) + [0] * len(negatives))
-    lr = LogisticRegression(C=c, solver="liblinear", class_weight="balanced", max_iter=5000)
+    lr = LogisticRegression(C=c, solver="liblinear", class_weight="balanced", max_iter=5000,
+                            random_state=0)
     weights_per_row = np.ones(len(y))
     if written:
         weights_per_row[-len(written):] = WRITTEN_WEIGHT
@@ -121,7 +128,7 @@ def fit(positives: list[str], negatives: list[str], *, trained_on: str, c: float
     return LearnedModel(round(float(lr.intercept_[0]), 5), weights, threshold, trained_on)
 
 
-def _split_rows(rows):
+def _split_rows(rows: Sequence[LabelledText]) -> tuple[list[str], list[str], list[str]]:
     """(injected texts, real benign texts, written benign texts) of labelled rows."""
     return ([r.text for r in rows if r.label == "injected"],
             [r.text for r in rows if r.label == "benign" and r.style == "real"],
@@ -139,9 +146,11 @@ def train() -> LearnedModel:
         "texts of the MCP, BFCL and generated catalogues"))
 
 
-def _flag(model: LearnedModel, text: str) -> bool:
-    """Whether TS111 with this model flags the text (it reads texts of MIN_WORDS words or more)."""
-    return len(text.split()) >= MIN_WORDS and model.probability(text) >= model.threshold
+def _flag(model: LearnedModel, text: str, place: str = "tool.description") -> bool:
+    """Whether TS111 with this model flags a text at this place (it reads prose and values of
+    MIN_WORDS words or more, never names)."""
+    return (place in _KINDS and len(text.split()) >= MIN_WORDS
+            and model.probability(text) >= model.threshold)
 
 
 def evaluate() -> None:
@@ -163,8 +172,8 @@ def evaluate() -> None:
         groups = ([r for r in test if r.label == "injected"],
                   [r for r in test if r.label == "benign" and r.style == "real"],
                   [r for r in test if r.label == "benign" and r.style != "real"])
-        alone = [f"{sum(_flag(model, r.text) for r in g)}/{len(g)}" for g in groups]
-        guard = [f"{sum(_rules_flag(r) or _flag(model, r.text) for r in g)}/{len(g)}"
+        alone = [f"{sum(_flag(model, r.text, r.place) for r in g)}/{len(g)}" for g in groups]
+        guard = [f"{sum(_rules_flag(r) or _flag(model, r.text, r.place) for r in g)}/{len(g)}"
                  for g in groups]
         held = [t for i, t in enumerate(broad) if i in held_broad]
         flagged = sum(_flag(model, t) for t in held)
@@ -173,13 +182,14 @@ def evaluate() -> None:
 
 
 def _rules_flag(row) -> bool:
-    """Whether the rules (TS101-TS110) flag the row's carrier tool high."""
-    from toolform.guard import labelled_toolset, scan_toolset
+    """Whether the rules written by hand (TS101-TS110) flag the row's carrier tool high."""
+    from toolform.guard import RULES, labelled_toolset, scan_toolset
 
     toolset = labelled_toolset(row)
     carrier = toolset.tools[-1].name
-    return any(f.severity == "high" and f.tool == carrier and f.rule != "TS111"
-               for f in scan_toolset(toolset))
+    hand = [r.id for r in RULES if r.id != "TS111"]
+    return any(f.severity == "high" and f.tool == carrier
+               for f in scan_toolset(toolset, rules=hand))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,8 +19,9 @@ The guard keeps instructions out of the description channel:
   with and without the guard.
 
 The guard never executes, fetches or evaluates anything it reads. Its only decoding is TS107
-looking at a base64, hex or percent-encoded run of at most :data:`MAX_DECODE_CHARS` characters
-as text; TS111 only counts words and character n-grams.
+looking at a base64, hex or percent-encoded run of at most :data:`MAX_DECODE_CHARS` characters,
+or at text labelled as a cipher deciphered by letter shifts, as text; TS111 only counts words
+and character n-grams.
 """
 
 from ._clean import CLEAN_MODES, CleanLogEntry, clean_toolset, strip_text

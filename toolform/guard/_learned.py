@@ -30,7 +30,8 @@ from ._rules import Hit, ScanContext, _spans
 _DEFAULT = "guard/detector.json"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _CHAR_NGRAMS = (3, 4, 5)
-_MAX_CACHED = 65536  # sentences whose terms a model keeps
+#: Sentences, and words, whose terms a model keeps (each cache is emptied when full).
+_MAX_CACHED = 65536
 #: The fewest whitespace-separated words TS111 reads. On shorter texts a few features decide the
 #: score: two real MCP descriptions of five and six words ("Execute JavaScript in the browser
 #: console") scored above the threshold, while the rules already read short values (TS108).
@@ -52,7 +53,7 @@ def _tokens(sentence: str) -> tuple[list[str], list[str]]:
 
 
 def sentence_counts(sentence: str) -> dict[str, int]:
-    """Feature to count in one sentence, lower-cased: ``w:<token>`` for every word or
+    """The feature counts of one sentence, lower-cased: ``w:<token>`` for every word or
     punctuation token, ``b:<token> <token>`` for every pair of neighbouring tokens, and the
     :func:`word_ngrams` of every whitespace-separated word."""
     tokens, words = _tokens(sentence)
@@ -72,8 +73,8 @@ def sentence_texts(text: str) -> list[str]:
 
 
 def text_counts(text: str) -> dict[str, int]:
-    """Feature to count over all of ``text``'s sentences (neighbouring tokens pair up only
-    inside a sentence): the model's input before scaling."""
+    """The feature counts of ``text``, summed over its sentences (neighbouring tokens pair up
+    only inside a sentence): the model's input before scaling."""
     counts: dict[str, int] = {}
     for sentence in sentence_texts(text):
         for f, n in sentence_counts(sentence).items():
@@ -209,15 +210,37 @@ def packaged_model() -> LearnedModel:
 
 
 def instruction_probability(text: str, model: LearnedModel | None = None) -> float:
-    """How likely (a proportion, 0 to 1) TS111 finds it that ``text`` carries a planted
-    instruction; at or above ``model.threshold`` it is flagged high."""
+    """How likely TS111 finds it that ``text`` carries a planted instruction.
+
+    Parameters
+    ----------
+    text : str
+        Any text (a description, a title, a value).
+    model : LearnedModel, optional
+        Default: the packaged model (:func:`packaged_model`).
+
+    Returns
+    -------
+    float
+        A proportion, 0 to 1; TS111 flags a text of at least :data:`MIN_WORDS` words high at
+        or above ``model.threshold``.
+
+    Raises
+    ------
+    toolform.errors.DatasetError
+        When the packaged model is asked for and cannot be read.
+    """
     return (model or packaged_model()).probability(text)
 
 
 def ts111(text: str, ctx: ScanContext) -> Iterator[Hit]:
     """TS111's matcher: one high hit over the sentence that reads most like an instruction,
-    when the whole text scores at or above the threshold. Texts of fewer than
-    :data:`MIN_WORDS` words (names, codes, most enum values) are left to the rules."""
+    when the whole text scores at or above the threshold.
+
+    It always scores with the packaged model (``ctx`` is not read: the field kind does not
+    change the reading). Texts of fewer than :data:`MIN_WORDS` words (names, codes, most enum
+    values) are left to the rules.
+    """
     if len(text.split(None, MIN_WORDS - 1)) < MIN_WORDS:
         return
     model = packaged_model()

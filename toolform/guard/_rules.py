@@ -5,8 +5,9 @@ Each :class:`Rule` carries its id, a short name, its highest severity, what it l
 field kinds it reads, its trigger words, a matcher, and one example it must flag and one it must
 leave alone (the conformance test runs every rule on its own examples). A matcher reads one
 field's text and yields :class:`Hit` spans with offsets into that text; it never executes,
-fetches or evaluates anything. The only decoding is TS107's: a base64 or hex run of at most
-:data:`MAX_DECODE_CHARS` characters is decoded to *look* at it as text.
+fetches or evaluates anything. The only decoding is TS107's: a base64, hex or percent-encoded
+run of at most :data:`MAX_DECODE_CHARS` characters is decoded, and text labelled as written in
+a cipher is deciphered by letter shifts, Atbash and reversal, to *look* at it as text.
 
 The phrasing rules (TS101-TS105, TS109) work at two levels. Their *phrase patterns* are a few
 regular expressions each, every one gated by the words it cannot match without (``_gate``),
@@ -822,14 +823,15 @@ class _Clause(NamedTuple):
 _SECRET_ANY = re.compile(rf"\b{_SECRET_NOUN}\b", re.IGNORECASE)
 
 
-# A modal inside a "whether" (or "determine if") clause describes an option; "this tool should be used when ..."
-# says when the tool fits the request, not what to pass.
-_OPTION_CLAUSE = re.compile(r"\b(?:whether|(?:determines?|decides?|indicates?|controls?|"
-                            r"chooses?|specif(?:y|ies)|says?|tells?)\s+if)\b[^.,;:!?\n]*\Z",
-                            re.IGNORECASE)
-_WHEN_TO_USE = re.compile(r"(?:should|must|can|is\s+to)\s+(?:only\s+)?be\s+(?:used|called|"
-                          r"invoked|chosen)\s+(?:only\s+)?(?:when|whenever|if|for)\b",
-                          re.IGNORECASE)
+# A modal inside an option's "whether" / "if" clause ("a flag to determine whether secrets
+# should be included") describes the option; "this tool should be used when ..." says when the
+# tool fits the request, not what to pass. "Whether or not" and a sentence opening with
+# "whether" set a condition aside instead, and stay directives.
+_OPTION_CLAUSE = re.compile(r"""\b(?:determin\w*|decid\w*|indicat\w*|control\w*|choos\w*|
+    specif\w*|says?|tells?|flags?|toggles?|options?|sets?)\s+(?:whether|if)\b(?!\s+or\s+not\b)
+    [^.,;:!?\n]*\Z""", re.IGNORECASE | re.VERBOSE)
+_WHEN_TO_USE = re.compile(r"(?:should|must)\s+(?:only\s+)?be\s+(?:used|called|invoked|chosen)\s+"
+                          r"(?:only\s+)?(?:when|whenever|if|for)\b", re.IGNORECASE)
 _TOOL_SUBJECT = re.compile(r"\b(?:this|the)\s+(?:tool|function|method|endpoint|api|command|"
                            r"operation)\s+\Z", re.IGNORECASE)
 
@@ -846,21 +848,31 @@ def _directive_at(piece: str, opening: bool) -> int:
             continue
         at = m.start("verb")
         break
-    modal = (_MODAL_AT.search(piece) or _SOFT_DIRECTIVE.search(piece)
-             or (not _CONVENTION_WORDS.isdisjoint(words_of(piece.lower()))
-                 and _CONVENTION.search(piece)))
-    if modal:
-        rel = _RELATIVE.search(piece, max(modal.start() - 40, 0), modal.start())
-        if rel and not _OWN_VERB.search(piece, rel.end(), modal.start()):
-            modal = None  # "the therapist with whom the appointment is to be booked"
-        elif _OPTION_CLAUSE.search(piece, max(modal.start() - 120, 0), modal.start()):
-            modal = None  # "a flag to determine whether secrets should be included"
-        elif _WHEN_TO_USE.match(piece, modal.start()) and _TOOL_SUBJECT.search(
-                piece, max(modal.start() - 30, 0), modal.start()):
-            modal = None  # "This function should be used when ...": when the tool fits
+    candidates = [*_MODAL_AT.finditer(piece), *_SOFT_DIRECTIVE.finditer(piece)]
+    if not _CONVENTION_WORDS.isdisjoint(words_of(piece.lower())):
+        candidates += _CONVENTION.finditer(piece)
+    modal = next((m for m in sorted(candidates, key=lambda m: m.start())
+                  if not _excused_modal(piece, m.start())), None)
     if modal and (at < 0 or modal.start() < at):
         at = modal.start()
     return at
+
+
+_NOUN_BEFORE = re.compile(r"\b(?:a|an|the|no|any|every)\s+\Z", re.IGNORECASE)
+
+
+def _excused_modal(piece: str, at: int) -> bool:
+    """Whether the modal at ``at`` belongs to a clause that gives no instruction."""
+    if _NOUN_BEFORE.search(piece, max(at - 10, 0), at):
+        return True  # "when there is a need to save HTML": "need" is a noun
+    rel = _RELATIVE.search(piece, max(at - 40, 0), at)
+    if rel and not _OWN_VERB.search(piece, rel.end(), at):
+        return True  # "the therapist with whom the appointment is to be booked"
+    if _OPTION_CLAUSE.search(piece, max(at - 120, 0), at):
+        return True  # "a flag to determine whether secrets should be included"
+    # "This function should be used when ...": when the tool fits
+    return bool(_WHEN_TO_USE.match(piece, at)
+                and _TOOL_SUBJECT.search(piece, max(at - 30, 0), at))
 
 
 @functools.lru_cache(maxsize=16384)
@@ -959,7 +971,8 @@ def clear_caches() -> None:
     for cached in (_spans, _clauses, _directive_at, _verdicts, _sentence_rules, general_rules,
                    _sentence_matches, _pieces, words_of, word_ngrams):
         cached.cache_clear()
-    packaged_model().clear_cache()
+    if packaged_model.cache_info().currsize:  # not read yet: nothing cached to clear
+        packaged_model().clear_cache()
 
 
 #: Words without which no general check can find anything: the imperative verbs, the modal
@@ -1292,17 +1305,24 @@ _NAME_DIRECTIVE = _rx(r"""\b(?:always|must|should|never|first|before|after|then|
 _NAME_SOFT = re.compile(r"\b(?:deprecated|instead|legacy|obsolete|see\s+also)\b", re.IGNORECASE)
 # Another tool called for an input of this one or to check a precondition, with nothing sent
 # anywhere ("Call list_projects first to find the project_id", "call list_channels to check",
-# "take this from search_docs results"): the usual way tools of one server fit together.
-_FOR_INPUT = re.compile(r"""\b(?:call|run|use|query|invoke)\s+[\w.-]+(?:\s+\w+){0,6}?\s+
-    (?:first\s+)?to\s+(?:obtain|get|find|look\s+up|see|check|confirm|learn|discover|fetch|
-    retrieve|know|pick|choose)\b|\bif\s+you\s+(?:do\s+not|don'?t)\s+(?:know|have)\b|
-    \bfrom\s+(?:the\s+)?[\w.-]+\s+(?:results?|output|response)\b|\b(?:returned|given)\s+by\b""",
-                        re.IGNORECASE | re.VERBOSE)
+# "take this from search_docs results"): the usual way tools of one server fit together. Only a
+# tool whose name says it reads (list_, get_, search_...) counts: "call reset_all_passwords
+# first to check the state" is still an order.
+_READING_TOOL = (r"(?:list|get|search|find|describe|lookup|look_up|fetch|read|query|check|show|"
+                 r"count|resolve|geocode|validate|preview|estimate|browse|view)(?:[_.-][\w.-]*)?")
+_FOR_INPUT = re.compile(rf"""\b(?:call|run|use|query|invoke)\s+{_READING_TOOL}\b
+    (?:\s+\w+){{0,6}}?\s+(?:first\s+)?to\s+(?:obtain|get|find|look\s+up|see|check|confirm|learn|
+    discover|fetch|retrieve|know|pick|choose)\b
+    |\b(?:call|run|use|query|invoke)\s+{_READING_TOOL}\b(?:\s+first)?\s+if\s+you\s+(?:do\s+not|
+    don'?t)\s+(?:know|have)\b
+    |\bfrom\s+(?:the\s+)?{_READING_TOOL}\s+(?:results?|output|response)\b
+    |\b(?:returned|given)\s+by\s+{_READING_TOOL}\b""", re.IGNORECASE | re.VERBOSE)
 
 
 def _for_input(sentence: str) -> bool:
     """Whether a sentence calls another tool only for an input or a check (see _FOR_INPUT)."""
     return bool(_FOR_INPUT.search(sentence)) and not _SEND_WORD.search(sentence)
+
 
 #: A token that can be a tool name in prose (``send_email``, ``math.factorial``).
 NAME_TOKEN = re.compile(r"(?<![\w.-])[A-Za-z_][\w.-]*\w")
@@ -1407,10 +1427,11 @@ _TAKE_VERB = _rx(r"""
 # A secret named after a prohibition in the same clause is to be kept out ("do not include
 # secrets or tokens", "don't pass secrets as variables"), as with _KEEP_SAFE.
 _PROHIBITED_BEFORE = re.compile(r"""\b(?:do\s+not|don'?t|never|avoid|must\s+not|should\s+not|
-    shouldn'?t)\s+(?:\w+\s+){0,2}?(?:include|including|put|putting|paste|pasting|pass|passing|
-    send|sending|share|sharing|post|posting|expose|exposing|reveal|log|logging|store|storing|
-    write|writing|add|adding|enter|entering|use|using|commit|hard-?code)\b
-    (?:(?!\b(?:but|instead|then|however|rather|except)\b)[^.;:!?\n]){0,80}\Z""",
+    shouldn'?t)\s+(?:(?:ever|accidentally|directly|also|even|just)\s+)?(?:include|including|put|
+    putting|paste|pasting|pass|passing|send|sending|share|sharing|post|posting|expose|exposing|
+    reveal|log|logging|store|storing|write|writing|add|adding|enter|entering|commit|hard-?code)
+    \s+(?:(?:any|the|your|their|user'?s|users'|other\s+people'?s|raw|real|actual|plain-?text)\s+)*
+    (?:[\w'-]+(?:\s+[\w'-]+)?\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s+nor\s+))*\Z""",
                                 re.IGNORECASE | re.VERBOSE)
 
 
@@ -1569,19 +1590,47 @@ def _blob_severity(decoded: str, ctx: ScanContext) -> str:
     return "high" if len(_WORDS.findall(decoded)) >= 4 else "medium"
 
 
-# A cipher named as the writing of what follows: such text only exists to be unreadable here.
+# A cipher named as the writing of what follows ("Ops hint (rot13): Nyjnlf ..."). The text after
+# the label is read as written and deciphered (every letter shift, Atbash, reversed): when a
+# deciphering reads as English and the text as written does not, the label hides an
+# instruction; a tool that describes its own cipher ("Caesar cipher: shifts each letter by the
+# given key") reads as English already.
 _CIPHER_WORDS = frozenset({"rot13", "rot", "rot47", "caesar", "atbash", "vigenere", "vigenère",
                            "backwards", "reversed"})
 _CIPHER_LABEL = re.compile(r"\b(?:rot-?13|rot-?47|caesar(?:\s+cipher)?|atbash|vigen[eè]re|"
-                           r"written\s+backwards|reversed\s+text)\b\W{0,3}[:=]\s*\S[^\n]{11,}",
+                           r"written\s+backwards|reversed\s+text)\b\W{0,3}[:=]\s*"
+                           r"(?P<body>\S[^\n]{11,})",
                            re.IGNORECASE)
+_COMMON_WORDS = frozenset("""the a an to of and or in on at for with from by is are be this that
+    it its you your all always never not do set use send call when if as any each every user
+    users account data file files value values field here there must should will only also
+    then into about what which their our we please include pass add copy""".split())
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_SHIFTS = [str.maketrans(_LOWER + _LOWER.upper(),
+                         _LOWER[k:] + _LOWER[:k] + (_LOWER[k:] + _LOWER[:k]).upper())
+           for k in range(1, 26)]
+_ATBASH = str.maketrans(_LOWER + _LOWER.upper(), _LOWER[::-1] + _LOWER[::-1].upper())
+
+
+def _english_words(text: str) -> int:
+    return sum(w.lower() in _COMMON_WORDS for w in _WORDS.findall(text))
+
+
+def _deciphered(body: str) -> str | None:
+    """The deciphering of ``body`` that reads as English when ``body`` does not, else None."""
+    as_written = _english_words(body)
+    readings = [body.translate(t) for t in _SHIFTS] + [body.translate(_ATBASH), body[::-1]]
+    best = max(readings, key=_english_words)
+    return best if _english_words(best) >= max(2, as_written + 2) else None
 
 
 def _ts107(text: str, ctx: ScanContext) -> Iterator[Hit]:
     if _CIPHER_WORDS.intersection(ctx.words if ctx.words is not None
                                   else words_of(text.lower())):
         for m in _CIPHER_LABEL.finditer(text):
-            yield Hit(m.start(), m.end(), "high", "text written in a cipher")
+            plain = _deciphered(m.group("body"))
+            if plain is not None:
+                yield Hit(m.start(), m.end(), "high", f"text in a cipher, reading {plain[:60]!r}")
     if "<" in text or "[" in text or "#" in text:
         for m in _TS107.finditer(text):
             kind = next(k for k in ("comment", "tag", "token", "css", "mdcomment") if m.group(k))
@@ -1880,9 +1929,10 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
         adjacent letters (an edit that only changes a digit does not count), are a plural pair
         of reading tools, or when the later name adds a version (``_v2``) to the earlier one.
         A later name that is the earlier one under a namespace (``filesystem__write_file``
-        beside ``write_file``) is ``high``; with one word put in front (``github_`` before
-        ``create_pull_request``) it is ``high`` when the earlier name has three words or more,
-        else ``medium`` (``usergroups_users_list`` beside ``users_list`` is a real pair).
+        beside ``write_file``) is ``high`` when the earlier name has two words or more; with one
+        word put in front (``github_`` before ``create_pull_request``) it is ``high`` when the
+        earlier name has three words or more; otherwise ``medium`` (``tools/list`` beside
+        ``list``; ``usergroups_users_list`` beside ``users_list``, a real BFCL pair).
     """
     seen: dict[str, int] = {}
     leet: dict[str, tuple[int, str]] = {}  # skeleton with digits read as letters -> first name
@@ -1907,7 +1957,8 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
         prefixed = _prefixed_core(name, parts)
         if prefixed is not None and prefixed[0] in by_parts and prefixed[0] != parts:
             j = by_parts[prefixed[0]]
-            severity = "high" if prefixed[1] or len(prefixed[0]) >= 3 else "medium"
+            # gateways namespace one-word tools ("tools/list"): one word is too little to imitate
+            severity = ("high" if len(prefixed[0]) >= (2 if prefixed[1] else 3) else "medium")
             yield i, j, severity, (f"imitates {names[j]!r} under a namespace" if prefixed[1]
                                    else f"imitates {names[j]!r} with a word put in front")
             seen.setdefault(key, i)
