@@ -1,0 +1,37 @@
+"""The format atlas: search a model's format × protocol grid for its best cells.
+
+``atlas(requests, client, budget_turns=...)`` explores every format × protocol pair that can
+carry the requests' calls (``carry_grid``) by successive halving with strength shared along
+formats and protocols (``successive_halving``), on today's runner, and reports the best cells
+with intervals, the search's path and BFCL's format-sensitivity statistics
+(``format_sensitivity``). ``synthetic_grid`` and ``simulate_search`` validate the search on grids
+whose true accuracies are known; ``toolform.atlas.charts`` draws the results.
+"""
+
+from ._atlas import ATLAS_CELL_COLUMNS, PATH_COLUMNS, AtlasResult, atlas
+from ._grid import GRID_COLUMNS, LOSS_CHECKS, carry_grid, request_losses
+from ._search import SearchResult, SearchRound, successive_halving
+from ._sensitivity import format_sensitivity
+from ._simulate import (SIMULATION_COLUMNS, SyntheticGrid, calibrate_request_spread,
+                        simulate_search, synthetic_grid, validation_curve)
+
+__all__ = [
+    "ATLAS_CELL_COLUMNS",
+    "AtlasResult",
+    "GRID_COLUMNS",
+    "LOSS_CHECKS",
+    "PATH_COLUMNS",
+    "SIMULATION_COLUMNS",
+    "SearchResult",
+    "SearchRound",
+    "SyntheticGrid",
+    "atlas",
+    "calibrate_request_spread",
+    "carry_grid",
+    "format_sensitivity",
+    "request_losses",
+    "simulate_search",
+    "successive_halving",
+    "synthetic_grid",
+    "validation_curve",
+]
