@@ -195,6 +195,29 @@ def _prior_weight(adjusted: np.ndarray, cells: np.ndarray, mean: np.ndarray, pri
     return float(np.clip(s2 / tau2, 1.0, 1000.0))
 
 
+def _top_up(state: _State, weight: float, eliminated: np.ndarray, survivors: Sequence[int],
+            shared: np.ndarray, tie: np.ndarray, left: int, ask: Ask) -> dict[int, list[int]]:
+    """Give dropped cells, best-scored first, the shared requests they lack, while ``left``
+    turns last; returns each re-admitted cell's new requests."""
+    if left <= 0 or not len(shared):
+        return {}
+    score, _, _ = state.scores(weight)
+    dropped = _rank(score, [int(c) for c in np.flatnonzero(eliminated >= 0)], tie)
+    plan: dict[int, list[int]] = {}
+    for c in dropped:
+        missing = [int(q) for q in shared if int(q) not in state.asked[c]]
+        if len(missing) > left:
+            break
+        plan[c] = missing
+        left -= len(missing)
+    pairs = [(c, q) for c, qs in plan.items() for q in qs]
+    if pairs:
+        cells = np.array([p[0] for p in pairs], dtype=int)
+        reqs = np.array([p[1] for p in pairs], dtype=int)
+        state.add(cells, reqs, np.asarray(ask(cells, reqs), dtype=float))
+    return {c: qs for c, qs in plan.items() if qs}
+
+
 def _rank(score: np.ndarray, among: Sequence[int], order_key: np.ndarray) -> list[int]:
     """``among`` best first; ties broken by a seeded key, never by position."""
     return sorted(among, key=lambda c: (-score[c], order_key[c]))
@@ -308,6 +331,21 @@ def successive_halving(rows: Sequence[int], cols: Sequence[int], n_requests: int
             spent += turns
         asked_cells = len(survivors)
         r += 1
+    # the pool ran out before the budget did: the best cells dropped so far are given every
+    # request the survivors had, best first, while the budget lasts, and rejoin the final
+    readmitted = _top_up(state, weight, eliminated, survivors, order[:next_request], tie,
+                         budget_turns - spent, ask)
+    if readmitted:
+        turns = sum(len(p) for p in readmitted.values())
+        spent += turns
+        survivors = survivors + list(readmitted)
+        for c in readmitted:
+            eliminated[c] = -1
+        score, _, _ = state.scores(weight)
+        ranked = _rank(score, survivors, tie)
+        rounds.append(SearchRound(r, len(readmitted), max(len(p) for p in readmitted.values()),
+                                  turns, spent, ranked[0], float(score[ranked[0]]),
+                                  tuple(ranked)))
     score, n, _ = state.scores(weight)
     final = tuple(_rank(score, survivors, tie))
     return SearchResult(best=final[0], finalists=final, scores=score, n_turns=n,
