@@ -12,24 +12,31 @@ from ._atlas import ATLAS_CELL_COLUMNS, PATH_COLUMNS, AtlasResult, atlas
 from ._grid import GRID_COLUMNS, LOSS_CHECKS, carry_grid, request_losses
 from ._search import SearchResult, SearchRound, successive_halving
 from ._sensitivity import format_sensitivity
-from ._simulate import (SIMULATION_COLUMNS, SyntheticGrid, calibrate_request_spread,
+from ._simulate import (GAP_BINS, SCENARIOS, SIMULATION_COLUMNS, Scenario, SyntheticGrid, by_gap,
+                        calibrate_request_spread, recorded_validation, run_validation,
                         simulate_search, synthetic_grid, validation_curve)
 
 __all__ = [
     "ATLAS_CELL_COLUMNS",
     "AtlasResult",
+    "GAP_BINS",
     "GRID_COLUMNS",
     "LOSS_CHECKS",
     "PATH_COLUMNS",
+    "SCENARIOS",
     "SIMULATION_COLUMNS",
+    "Scenario",
     "SearchResult",
     "SearchRound",
     "SyntheticGrid",
     "atlas",
+    "by_gap",
     "calibrate_request_spread",
     "carry_grid",
     "format_sensitivity",
+    "recorded_validation",
     "request_losses",
+    "run_validation",
     "simulate_search",
     "successive_halving",
     "synthetic_grid",

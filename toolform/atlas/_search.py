@@ -316,7 +316,13 @@ def successive_halving(rows: Sequence[int], cols: Sequence[int], n_requests: int
         rounds_left = 1
         if len(survivors) > finalists:
             rounds_left = math.ceil(math.log(len(survivors) / finalists, eta)) + 1
-        width = min((budget_turns - spent) // (len(survivors) * rounds_left),
+        left = budget_turns - spent
+        if 0 < left < len(survivors) and len(survivors) > finalists:
+            # too little left to give every survivor a request: keep the best the budget covers
+            for c in survivors[max(finalists, left):]:
+                eliminated[c] = r
+            survivors = survivors[:max(finalists, left)]
+        width = min(max(left // (len(survivors) * rounds_left), 1 if left >= len(survivors) else 0),
                     n_requests - next_request)
         if width < 1:
             break

@@ -34,8 +34,19 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["SIMULATION_COLUMNS", "SyntheticGrid", "calibrate_request_spread", "simulate_search",
-           "synthetic_grid", "validation_curve"]
+__all__ = ["GAP_BINS", "ILLUSTRATION_FORMATS", "ILLUSTRATION_PROTOCOLS", "RECORDED_VALIDATION", "SCENARIOS", "SIMULATION_COLUMNS", "Scenario",
+           "SyntheticGrid", "by_gap", "calibrate_request_spread", "recorded_validation",
+           "run_validation", "simulate_search", "synthetic_grid", "validation_curve"]
+
+#: The slice of the recorded illustration: the eight core formats and twelve others, one or two
+#: from each family (the model's own vendor format, ``qwen_tools``, among them).
+ILLUSTRATION_FORMATS = ("xml_schema", "natural_language", "python_stub", "json_schema_openai",
+                        "yaml_schema", "typescript", "markdown_table", "json_minimal",
+                        "json_schema_flat", "json_schema_anthropic", "qwen_tools", "hermes_tools",
+                        "yaml_flow", "hcl", "toml", "avro_schema", "protobuf", "nl_terse",
+                        "slot_template", "csv")
+#: ... crossed with the study's five crossing protocols.
+ILLUSTRATION_PROTOCOLS = ("json_object", "xml_call", "python_call", "nl_intent", "tool_call_tags")
 
 #: Request difficulty and cell-by-request spreads (logit scale) calibrated on the committed
 #: eight-cell A/B cassette of the local model (``calibrate_request_spread``; 400 turns).
@@ -383,3 +394,135 @@ def validation_curve(simulation: pd.DataFrame, *, deltas: Sequence[float] = (0.0
                         "p_within": hits / len(group), "n_grids": len(group),
                         "p_low": low / 100, "p_high": high / 100})
     return pd.DataFrame(out)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One validation setting: a grid, a request pool and the budgets tried.
+
+    Attributes
+    ----------
+    name : str
+        Its label in tables.
+    formats, protocols : tuple of str or None
+        The grid's axes (None: every registered one).
+    n_requests : int
+        Requests in the pool.
+    budget_shares : tuple of float
+        Budgets, in percent of the full grid's turns.
+    request_sd, interaction_sd : float
+        Spreads of request difficulty and cell-by-request noise (logit scale).
+    """
+
+    name: str
+    formats: tuple[str, ...] | None
+    protocols: tuple[str, ...] | None
+    n_requests: int
+    budget_shares: tuple[float, ...]
+    request_sd: float = REQUEST_SD
+    interaction_sd: float = INTERACTION_SD
+
+    def grid(self, seed: int) -> SyntheticGrid:
+        """This scenario's synthetic grid for ``seed`` (its model level drawn too)."""
+        return synthetic_grid(self.formats, self.protocols, seed=seed, level=None,
+                              request_sd=self.request_sd, interaction_sd=self.interaction_sd)
+
+
+#: The settings ``tests/benchmarks/bench_atlas_simulation.py`` validates the search in.
+SCENARIOS: dict[str, Scenario] = {
+    "full_grid": Scenario("full_grid", None, None, 50, (2.5, 5.0, 10.0, 20.0)),
+    "full_grid_weakly_paired": Scenario("full_grid_weakly_paired", None, None, 50, (10.0,),
+                                        request_sd=1.0, interaction_sd=1.0),
+    # the slice the local model's atlas was recorded on (toolform.atlas.RECORDED_ATLAS_*)
+    "slice_20x5": Scenario("slice_20x5", ILLUSTRATION_FORMATS, ILLUSTRATION_PROTOCOLS, 20,
+                           (10.0, 20.0, 30.0, 50.0)),
+}
+
+
+def run_validation(scenarios: Sequence[str] = tuple(SCENARIOS), *, seeds: Sequence[int],
+                   **search_options: object) -> pd.DataFrame:
+    """:func:`simulate_search` over named scenarios (:data:`SCENARIOS`).
+
+    Parameters
+    ----------
+    scenarios : sequence of str
+        Keys of :data:`SCENARIOS`.
+    seeds : sequence of int
+        The synthetic grids (one per seed and scenario).
+    **search_options
+        Passed to the search.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`SIMULATION_COLUMNS` plus ``scenario``.
+
+    Raises
+    ------
+    KeyError
+        For a scenario not in :data:`SCENARIOS`.
+    """
+    frames = []
+    for name in scenarios:
+        scenario = SCENARIOS[name]
+        frame = simulate_search(scenario.grid, seeds=seeds, n_requests=scenario.n_requests,
+                                budget_shares=scenario.budget_shares, **search_options)
+        frames.append(frame.assign(scenario=name))
+    return pd.concat(frames, ignore_index=True)
+
+
+#: Bins of the true gap between the best and second-best cell, in percentage points.
+GAP_BINS = (0.0, 0.5, 1.0, 2.0, 4.0, math.inf)
+
+
+def by_gap(simulation: pd.DataFrame, *, delta: float = 2.0) -> pd.DataFrame:
+    """P(within ``delta`` points of the true best) per method, budget and gap bin.
+
+    Parameters
+    ----------
+    simulation : pandas.DataFrame
+        What :func:`simulate_search` or :func:`run_validation` returns.
+    delta : float
+        Points.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``scenario`` (when given), ``method``, ``budget_share`` (percent), ``gap``
+        (bin label, points), ``n_grids``, ``p_within`` (proportion).
+    """
+    keys = [k for k in ("scenario", "method", "budget_share") if k in simulation.columns]
+    labels = [f"{lo:g}-{hi:g}" if hi != math.inf else f">={lo:g}"
+              for lo, hi in zip(GAP_BINS[:-1], GAP_BINS[1:])]
+    binned = simulation.assign(gap_bin=pd.cut(simulation["gap"], list(GAP_BINS), right=False,
+                                              labels=labels),
+                               hit=simulation["regret"] <= delta + 1e-9)
+    out = (binned.groupby([*keys, "gap_bin"], observed=True)["hit"].agg(["size", "mean"])
+           .rename(columns={"size": "n_grids", "mean": "p_within"}).reset_index()
+           .rename(columns={"gap_bin": "gap"}))
+    out["gap"] = out["gap"].astype(str)
+    return out
+
+
+#: The validation the benchmark wrote, relative to this package (``bench_atlas_simulation.py``).
+RECORDED_VALIDATION = "validation.csv"
+
+
+def recorded_validation() -> pd.DataFrame:
+    """The committed validation run (``tests/benchmarks/bench_atlas_simulation.py --write``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`SIMULATION_COLUMNS` plus ``scenario``, one row per scenario, grid, method and
+        budget.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the package was installed without it.
+    """
+    from pathlib import Path
+
+    frame = pd.read_csv(Path(__file__).with_name(RECORDED_VALIDATION))
+    return frame.astype({n: d for n, d, _, _ in SIMULATION_COLUMNS} | {"scenario": "string"})
