@@ -239,3 +239,38 @@ def test_repeat_statistics_over_a_turn_frame():
     assert cells.loc["b/p"].flip_rate == 0 and cells.loc["b/p"].accuracy_sd == 0
     with pytest.raises(ValueError, match="repeat"):
         repeat_cells(turns.drop(columns="repeat"))
+
+
+# -- docstrings name every parameter ---------------------------------------------------------------
+
+def _documented(doc: str) -> set[str]:
+    """Parameter names listed in a numpydoc ``Parameters`` section (``a, b : type`` lines)."""
+    import re
+
+    section = re.search(r"Parameters\n\s*-+\n(.*?)(?:\n\s*\n\s*[A-Z][a-z]+\n\s*-+\n|\Z)", doc,
+                        re.S)
+    if not section:
+        return set()
+    names: set[str] = set()
+    for line in section.group(1).splitlines():
+        head = re.match(r"^(\*{0,2}[\w, *]+?)\s*(?::|$)", line)  # getdoc() dedents
+        if head:
+            names |= {n.strip().lstrip("*") for n in head.group(1).split(",")}
+    return names
+
+
+@pytest.mark.parametrize("module_name", ["toolform.stats", "toolform.atlas",
+                                         "toolform.atlas.charts"])
+def test_public_functions_document_every_parameter(module_name):
+    import importlib
+    import inspect
+
+    module = importlib.import_module(module_name)
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if not inspect.isfunction(obj):
+            continue
+        params = [p for p in inspect.signature(obj).parameters]
+        documented = _documented(inspect.getdoc(obj) or "")
+        missing = [p for p in params if p not in documented]
+        assert not missing, f"{module_name}.{name}: undocumented parameters {missing}"

@@ -8,11 +8,13 @@ with intervals, the search's path and BFCL's format-sensitivity statistics
 whose true accuracies are known; ``toolform.atlas.charts`` draws the results.
 """
 
-from ._atlas import ATLAS_CELL_COLUMNS, PATH_COLUMNS, AtlasResult, atlas
+from ._atlas import (ATLAS_CELL_COLUMNS, PATH_COLUMNS, RECORDED_ATLAS_BUDGET, RECORDED_ATLAS_CASSETTE,
+                     RECORDED_ATLAS_DRAW, AtlasResult, atlas, record_atlas, recorded_atlas,
+                     recorded_atlas_requests)
 from ._grid import GRID_COLUMNS, LOSS_CHECKS, carry_grid, request_losses
 from ._search import SearchResult, SearchRound, successive_halving
 from ._sensitivity import format_sensitivity
-from ._simulate import (GAP_BINS, SCENARIOS, SIMULATION_COLUMNS, Scenario, SyntheticGrid, by_gap,
+from ._simulate import (GAP_BINS, ILLUSTRATION_FORMATS, ILLUSTRATION_PROTOCOLS, SCENARIOS, SIMULATION_COLUMNS, Scenario, SyntheticGrid, by_gap,
                         calibrate_request_spread, recorded_validation, run_validation,
                         simulate_search, synthetic_grid, validation_curve)
 
@@ -21,8 +23,13 @@ __all__ = [
     "AtlasResult",
     "GAP_BINS",
     "GRID_COLUMNS",
+    "ILLUSTRATION_FORMATS",
+    "ILLUSTRATION_PROTOCOLS",
     "LOSS_CHECKS",
     "PATH_COLUMNS",
+    "RECORDED_ATLAS_BUDGET",
+    "RECORDED_ATLAS_CASSETTE",
+    "RECORDED_ATLAS_DRAW",
     "SCENARIOS",
     "SIMULATION_COLUMNS",
     "Scenario",
@@ -34,6 +41,9 @@ __all__ = [
     "calibrate_request_spread",
     "carry_grid",
     "format_sensitivity",
+    "record_atlas",
+    "recorded_atlas",
+    "recorded_atlas_requests",
     "recorded_validation",
     "request_losses",
     "run_validation",

@@ -25,7 +25,18 @@ from ._grid import carry_grid
 from ._search import SearchResult, successive_halving
 from ._sensitivity import format_sensitivity
 
-__all__ = ["ATLAS_CELL_COLUMNS", "PATH_COLUMNS", "AtlasResult", "atlas"]
+__all__ = ["ATLAS_CELL_COLUMNS", "PATH_COLUMNS", "RECORDED_ATLAS_BUDGET", "RECORDED_ATLAS_CASSETTE",
+           "RECORDED_ATLAS_DRAW", "AtlasResult", "atlas", "record_atlas", "recorded_atlas",
+           "recorded_atlas_requests"]
+
+#: The committed atlas cassette of the local model, relative to the packaged datasets folder.
+RECORDED_ATLAS_CASSETTE = "cassettes/atlas_qwen2.5-coder-0.5b-instruct.jsonl"
+#: Its request pool: (datasets, n, seed) for ``select_requests`` (the A/B's draw, first 20).
+RECORDED_ATLAS_DRAW = (("bfcl/simple_python", "bfcl/multiple"), 20, 0)
+#: Its budget, in turns: 10% of the 20 x 5 x 20 = 2,000-turn full grid.
+RECORDED_ATLAS_BUDGET = 200
+#: Completion budget of every recorded turn, in tokens (as the eight-cell A/B).
+RECORDED_ATLAS_MAX_TOKENS = 160
 
 #: The verdicts an atlas can search on: the three rules and BFCL's possible answers.
 ATLAS_RULES = (*RULES, "possible_answers")
@@ -194,7 +205,8 @@ def _asker(cells: Sequence[Cell], requests: Sequence[Request], client: Any,
 
 
 def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
-          protocols: Sequence[str] | None = None, rules: Sequence[str] = ("main",),
+          protocols: Sequence[str] | None = None,
+          pairs: Sequence[tuple[str, str]] | None = None, rules: Sequence[str] = ("main",),
           budget_turns: int, n_requests: int | None = None, seed: int = 0,
           checkpoint: str | os.PathLike[str] | None = None, eta: float = 3.0,
           finalists: int = 4, max_concurrency: int = 4, max_tokens: int = 160,
@@ -215,6 +227,10 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
         The model (``OpenAICompatClient``, a cassette's ``ReplayClient``...).
     formats, protocols : sequence of str, optional
         The grid's axes (default: every registered format and protocol).
+    pairs : sequence of (format_id, protocol_id), optional
+        Search only these cells instead of the whole ``formats`` × ``protocols`` product (a
+        sparse grid, e.g. cells already recorded); ``formats`` and ``protocols`` are then
+        ignored.
     rules : sequence of str, default ("main",)
         Verdicts to report, from ``main``, ``symmetric``, ``as_written``,
         ``possible_answers``; the first one drives the search.
@@ -240,6 +256,8 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     ValueError
         On an unknown rule, duplicate request ids, an empty grid, or a budget below one turn
         per carried cell.
+    KeyError
+        When ``pairs`` repeats a cell.
     """
     from ..abtest import select_requests
 
@@ -251,7 +269,13 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     ids = [r.id for r in pool]
     if len(set(ids)) != len(ids):
         raise ValueError("atlas: request ids must be unique in the pool (they key the turns)")
-    grid = carry_grid(pool, formats, protocols)
+    if pairs is not None:
+        wanted = [Cell(f, p).label for f, p in pairs]
+        grid = carry_grid(pool, list(dict.fromkeys(f for f, _ in pairs)),
+                          list(dict.fromkeys(p for _, p in pairs)))
+        grid = grid.set_index("cell").loc[wanted].reset_index()[list(grid.columns)]
+    else:
+        grid = carry_grid(pool, formats, protocols)
     carried = grid[grid["carried"]]
     if carried.empty:
         raise ValueError("atlas: no format x protocol pair can carry these requests' calls")
@@ -275,6 +299,111 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
                        best=best, rule=rules[0], budget_turns=budget_turns,
                        full_grid_turns=len(cells) * len(pool), n_requests=len(pool),
                        model=getattr(client, "model", ""))
+
+
+def recorded_atlas_requests() -> list[Request]:
+    """The recorded atlas's request pool (:data:`RECORDED_ATLAS_DRAW`)."""
+    from ..abtest import select_requests
+    from ..datasets import load_dataset
+
+    names, n, seed = RECORDED_ATLAS_DRAW
+    return select_requests([load_dataset(name) for name in names], n, seed)
+
+
+def _recorded_options() -> dict[str, Any]:
+    from ._simulate import ILLUSTRATION_FORMATS, ILLUSTRATION_PROTOCOLS
+
+    return {"formats": ILLUSTRATION_FORMATS, "protocols": ILLUSTRATION_PROTOCOLS,
+            "rules": ("main", "symmetric", "as_written", "possible_answers"),
+            "budget_turns": RECORDED_ATLAS_BUDGET, "seed": RECORDED_ATLAS_DRAW[2],
+            "max_tokens": RECORDED_ATLAS_MAX_TOKENS}
+
+
+def recorded_atlas(**run_options: Any) -> AtlasResult:
+    """The committed atlas of the local model, replayed offline (an illustration).
+
+    Twenty formats × the five crossing protocols × 20 BFCL requests, searched for 10% of the
+    full grid's turns (``toolform.atlas.ILLUSTRATION_FORMATS``, ``ILLUSTRATION_PROTOCOLS``,
+    :data:`RECORDED_ATLAS_DRAW`, :data:`RECORDED_ATLAS_BUDGET`).
+
+    Parameters
+    ----------
+    **run_options
+        Passed to :func:`atlas` (``max_concurrency``, ``progress``...).
+
+    Returns
+    -------
+    AtlasResult
+
+    Raises
+    ------
+    CassetteMissError
+        Never out of here: a prompt the cassette lacks becomes a turn with its error set (a
+        changed format or protocol instruction shows up as errors, see the cassette's README).
+    """
+    from ..abtest import LOCAL_MODEL_ID
+    from ..clients import ReplayClient
+    from ..datasets import data_path
+
+    client = ReplayClient(data_path(RECORDED_ATLAS_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
+    return atlas(recorded_atlas_requests(), client, **{**_recorded_options(), **run_options})
+
+
+class _SeededClient:
+    """Answers from a committed cassette where it can (the same model, prompt and parameters
+    give the same reply at temperature 0), and asks the live client otherwise."""
+
+    def __init__(self, seed: Any, live: Any) -> None:
+        self.seed, self.live, self.model = seed, live, live.model
+
+    def complete(self, messages: list[dict[str, Any]], **params: Any) -> Any:
+        from ..errors import CassetteMissError
+
+        try:
+            return self.seed.complete(messages, **params)
+        except CassetteMissError:
+            return self.live.complete(messages, **params)
+
+    def describe(self) -> dict[str, Any]:
+        return {**self.live.describe(), "seeded_from": str(self.seed.cassette)}
+
+
+def record_atlas(base_url: str, *, cassette: str | os.PathLike[str] | None = None,
+                 checkpoint: str | os.PathLike[str] | None = None, max_concurrency: int = 1,
+                 progress: bool = True) -> AtlasResult:
+    """Record the illustration atlas against a live local-model server.
+
+    Replies the eight-cell A/B cassette already holds (its cells are in the slice, on the same
+    requests) are taken from it rather than asked again; every reply the atlas uses, old or
+    new, is written to ``cassette``, so the atlas cassette replays on its own.
+
+    Parameters
+    ----------
+    base_url : str
+        The OpenAI-compatible endpoint (``toolform local-model serve``: ``http://127.0.0.1:8080/v1``).
+    cassette : path, optional
+        Where to record (default: the packaged :data:`RECORDED_ATLAS_CASSETTE`).
+    checkpoint : path, optional
+        The run's checkpoint, to resume a recording that stopped.
+    max_concurrency : int, default 1
+        Requests in flight (the local server answers one at a time).
+    progress : bool
+        Show progress bars.
+
+    Returns
+    -------
+    AtlasResult
+    """
+    from ..abtest import LOCAL_MODEL_ID, RECORDED_AB_CASSETTE
+    from ..clients import OpenAICompatClient, ReplayClient
+    from ..datasets import data_path
+
+    live = OpenAICompatClient(base_url, LOCAL_MODEL_ID, max_concurrency=max_concurrency)
+    seed = ReplayClient(data_path(RECORDED_AB_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
+    target = cassette if cassette is not None else data_path(RECORDED_ATLAS_CASSETTE)
+    client = ReplayClient(target, _SeededClient(seed, live), mode="auto")
+    return atlas(recorded_atlas_requests(), client, checkpoint=checkpoint,
+                 max_concurrency=max_concurrency, progress=progress, **_recorded_options())
 
 
 def _turns_with_rounds(collected: list[pd.DataFrame], found: SearchResult, cells: Sequence[Cell],
