@@ -103,17 +103,9 @@ def _hijack() -> Iterator[dict[str, Any]]:
                          extra={"sentence": i})
 
 
-def _atlas() -> Iterator[dict[str, Any]]:
-    from toolform.atlas import recorded_atlas
-
-    turns = recorded_atlas(max_concurrency=1).turns
-    yield from _rows(turns, ("cell", "request_id"), RUN_VERDICTS)
-
-
 #: cassette file name -> the replay that re-grades it
 EXPERIMENTS: dict[str, Callable[[], Iterator[dict[str, Any]]]] = {
     "ab8_qwen2.5-coder-0.5b-instruct": _ab8,
-    "atlas_qwen2.5-coder-0.5b-instruct": _atlas,
     "bfcl_arm_qwen2.5-coder-0.5b-instruct": _bfcl_arm,
     "catalogue_sweep_qwen2.5-coder-0.5b-instruct": _catalogue_sweep,
     "hijack_qwen2.5-coder-0.5b-instruct": _hijack,
