@@ -11,7 +11,8 @@ request-adjusted accuracy shrunk toward an additive format + protocol prediction
 turn so far — a cell seen on one request borrows the evidence of the ~30 turns of its format and
 the ~130 of its protocol — and the best ``1/eta`` survive. Later rounds give every survivor the
 same new requests (a paired design), until ``finalists`` cells are left; they share the rest of
-the budget, up to every request.
+the budget, up to every request. When the request pool runs out before the budget does, the
+best cells dropped so far are given the survivors' requests, best first, and rejoin the final.
 """
 
 from __future__ import annotations
@@ -195,8 +196,8 @@ def _prior_weight(adjusted: np.ndarray, cells: np.ndarray, mean: np.ndarray, pri
     return float(np.clip(s2 / tau2, 1.0, 1000.0))
 
 
-def _top_up(state: _State, weight: float, eliminated: np.ndarray, survivors: Sequence[int],
-            shared: np.ndarray, tie: np.ndarray, left: int, ask: Ask) -> dict[int, list[int]]:
+def _top_up(state: _State, weight: float, eliminated: np.ndarray, shared: np.ndarray,
+            tie: np.ndarray, left: int, ask: Ask) -> dict[int, list[int]]:
     """Give dropped cells, best-scored first, the shared requests they lack, while ``left``
     turns last; returns each re-admitted cell's new requests."""
     if left <= 0 or not len(shared):
@@ -250,8 +251,8 @@ def successive_halving(rows: Sequence[int], cols: Sequence[int], n_requests: int
         rounds allows, at least 1).
     prior_turns : float or "auto", default "auto"
         Weight, in turns, of the additive prediction in a cell's score; ``"auto"`` estimates
-        it from the turns so far (empirical Bayes: within-cell variance over the variance of
-        cells around the prediction).
+        it once, from round 0's balanced design (empirical Bayes: within-cell variance over
+        the variance of cells around the prediction).
     seed : int
         Seed of the request order and of tie-breaking.
 
@@ -339,7 +340,7 @@ def successive_halving(rows: Sequence[int], cols: Sequence[int], n_requests: int
         r += 1
     # the pool ran out before the budget did: the best cells dropped so far are given every
     # request the survivors had, best first, while the budget lasts, and rejoin the final
-    readmitted = _top_up(state, weight, eliminated, survivors, order[:next_request], tie,
+    readmitted = _top_up(state, weight, eliminated, order[:next_request], tie,
                          budget_turns - spent, ask)
     if readmitted:
         turns = sum(len(p) for p in readmitted.values())
@@ -349,7 +350,8 @@ def successive_halving(rows: Sequence[int], cols: Sequence[int], n_requests: int
             eliminated[c] = -1
         score, _, _ = state.scores(weight)
         ranked = _rank(score, survivors, tie)
-        rounds.append(SearchRound(r, len(readmitted), max(len(p) for p in readmitted.values()),
+        rounds.append(SearchRound(r + 1, len(readmitted),
+                                  max(len(p) for p in readmitted.values()),
                                   turns, spent, ranked[0], float(score[ranked[0]]),
                                   tuple(ranked)))
     score, n, _ = state.scores(weight)
