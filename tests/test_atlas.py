@@ -309,3 +309,12 @@ def test_atlas_rejects_bad_arguments():
               rules=("best",), budget_turns=50)
     with pytest.raises(ValueError, match="at least 12"):
         atlas(list(_requests()), client, formats=FORMATS, protocols=PROTOCOLS, budget_turns=5)
+
+
+def test_recorded_atlas_says_how_to_record_when_its_cassette_is_absent(tmp_path, monkeypatch):
+    from toolform.atlas import _atlas
+    from toolform.errors import DatasetError
+
+    monkeypatch.setattr(_atlas, "_atlas_cassette", lambda: tmp_path / "none.jsonl")
+    with pytest.raises(DatasetError, match="record_atlas"):
+        atlas_pkg.recorded_atlas()

@@ -337,16 +337,28 @@ def recorded_atlas(**run_options: Any) -> AtlasResult:
 
     Raises
     ------
-    CassetteMissError
-        Never out of here: a prompt the cassette lacks becomes a turn with its error set (a
-        changed format or protocol instruction shows up as errors, see the cassette's README).
+    DatasetError
+        When the cassette is not there (record it with :func:`record_atlas`). A prompt the
+        cassette lacks does not raise: it becomes a turn with its error set (a changed format or
+        protocol instruction shows up as errors).
     """
     from ..abtest import LOCAL_MODEL_ID
     from ..clients import ReplayClient
+    from ..errors import DatasetError
+
+    path = _atlas_cassette()
+    if not path.is_file():
+        raise DatasetError(f"the atlas cassette {path} is not recorded; serve the local model "
+                           f"and run toolform.atlas.record_atlas(base_url)")
+    client = ReplayClient(path, model=LOCAL_MODEL_ID, mode="replay")
+    return atlas(recorded_atlas_requests(), client, **{**_recorded_options(), **run_options})
+
+
+def _atlas_cassette() -> Any:
+    """Where the packaged atlas cassette lives (whether or not it is recorded yet)."""
     from ..datasets import data_path
 
-    client = ReplayClient(data_path(RECORDED_ATLAS_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
-    return atlas(recorded_atlas_requests(), client, **{**_recorded_options(), **run_options})
+    return data_path("cassettes/README.md").parent / RECORDED_ATLAS_CASSETTE.split("/")[-1]
 
 
 class _SeededClient:
@@ -400,7 +412,7 @@ def record_atlas(base_url: str, *, cassette: str | os.PathLike[str] | None = Non
 
     live = OpenAICompatClient(base_url, LOCAL_MODEL_ID, max_concurrency=max_concurrency)
     seed = ReplayClient(data_path(RECORDED_AB_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
-    target = cassette if cassette is not None else data_path(RECORDED_ATLAS_CASSETTE)
+    target = cassette if cassette is not None else _atlas_cassette()
     client = ReplayClient(target, _SeededClient(seed, live), mode="auto")
     return atlas(recorded_atlas_requests(), client, checkpoint=checkpoint,
                  max_concurrency=max_concurrency, progress=progress, **_recorded_options())
