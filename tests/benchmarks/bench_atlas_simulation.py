@@ -23,8 +23,8 @@ import pandas as pd
 from toolform.atlas import by_gap, run_validation, validation_curve
 from toolform.atlas._simulate import RECORDED_VALIDATION
 
-SEEDS = {"slice_20x5": range(100, 200), "full_grid": range(100, 140),
-         "full_grid_weakly_paired": range(100, 120)}
+SEEDS = {"slice_20x5": range(100, 200), "full_grid": range(100, 112),
+         "full_grid_weakly_paired": range(100, 106)}
 TARGET = Path(__file__).resolve().parents[2] / "toolform" / "atlas" / RECORDED_VALIDATION
 
 

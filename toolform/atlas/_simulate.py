@@ -49,7 +49,9 @@ ILLUSTRATION_FORMATS = ("xml_schema", "natural_language", "python_stub", "json_s
 ILLUSTRATION_PROTOCOLS = ("json_object", "xml_call", "python_call", "nl_intent", "tool_call_tags")
 
 #: Request difficulty and cell-by-request spreads (logit scale) calibrated on the committed
-#: eight-cell A/B cassette of the local model (``calibrate_request_spread``; 400 turns).
+#: eight-cell A/B cassette of the local model (``calibrate_request_spread`` over its eight
+#: cells, 400 turns, main rule). The request spread sits at the top of the range searched (0.2
+#: to 4.0): the local model's verdicts hang on the request far more than on the cell.
 REQUEST_SD = 4.0
 INTERACTION_SD = 1.8
 
@@ -509,7 +511,11 @@ RECORDED_VALIDATION = "validation.csv"
 
 
 def recorded_validation() -> pd.DataFrame:
-    """The committed validation run (``tests/benchmarks/bench_atlas_simulation.py --write``).
+    """The committed validation run, on held-out seeds (100 and up).
+
+    ``slice_20x5``: 100 grids at 10, 20, 30 and 50%; ``full_grid``: fewer grids at 5, 10 and
+    20% (written on a shared machine; ``tests/benchmarks/bench_atlas_simulation.py --write``
+    runs the benchmark's set and replaces it).
 
     Returns
     -------
