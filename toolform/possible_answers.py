@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import GradingError
-from .grading import Verdict, call_schema_valid, calls_under_rule, unmatched_gold
+from .grading import Verdict, calls_under_rule, schema_check, unmatched_gold
 from .ir import GoldCall, ParamIR, ToolCall, Toolset, TypeIR
 
 __all__ = ["grade_possible_answers", "normalise_string"]
@@ -182,7 +182,8 @@ def grade_possible_answers(parsed_or_calls: Any, gold: Sequence[GoldCall] | Gold
     -------
     Verdict
         ``correct`` by BFCL's rules; ``tool_correct``: the called names equal the gold names as
-        a multiset; ``schema_valid`` as in ``toolform.grading``; ``reason``: the first mismatch.
+        a multiset; ``schema_valid`` and ``schema_issue`` as in ``toolform.grading``;
+        ``reason``: the first mismatch.
 
     Raises
     ------
@@ -197,11 +198,11 @@ def grade_possible_answers(parsed_or_calls: Any, gold: Sequence[GoldCall] | Gold
             raise GradingError(f"gold call {g.name!r} is not a tool of the toolset")
     calls = calls_under_rule(parsed_or_calls, toolset, "as_written")
     tool_correct = Counter(c.name for c in calls) == Counter(g.name for g in golds)
-    schema_valid = all(call_schema_valid(c, toolset) for c in calls)
+    schema_valid, schema_issue = schema_check(calls, toolset)
 
     def verdict(reason: str) -> Verdict:
-        return Verdict(correct=not reason, tool_correct=tool_correct,
-                       schema_valid=schema_valid, reason=reason)
+        return Verdict(correct=not reason, tool_correct=tool_correct, schema_valid=schema_valid,
+                       reason=reason, schema_issue=schema_issue)
 
     if len(calls) != len(golds):
         return verdict(f"expected {len(golds)} call{'s' * (len(golds) != 1)}, got {len(calls)}")
