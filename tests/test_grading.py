@@ -347,6 +347,9 @@ def test_validate_arguments_says_where_and_what_in_words():
         "tags[1]: expected string, got the integer 3",
     ]
     assert problems({"route": route}) == ["passengers: required but missing"]
+    # an enum's list says what a type error at the same place would
+    assert problems({"route": {**route, "cabin": 3}, "passengers": 1}) == [
+        "route.cabin: expected one of 'economy' or 'business', got the integer 3"]
     first = validate_arguments(TOOLS["book_flight"], {"route": route, "passengers": True})[0]
     assert first == ArgumentProblem(("passengers",), "type",
                                     "expected integer, got the boolean true")

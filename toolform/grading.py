@@ -479,6 +479,9 @@ def validate_arguments(tool: ToolIR, arguments: Mapping[str, Any]) -> tuple[Argu
         raise SchemaValidatorError(tool.name, f"{gave_up[0].message} (at "
                                    f"{ArgumentProblem(tuple(gave_up[0].instance_path), '', '').path})")
     problems = [p for e in errors for p in _problems(e)]
+    # "expected one of 'a' or 'b'" already says what a type error at the same place would
+    listed = {p.location for p in problems if p.keyword in ("enum", "const")}
+    problems = [p for p in problems if not (p.keyword == "type" and p.location in listed)]
     return tuple(sorted(problems, key=lambda p: [(isinstance(s, str), s) for s in p.location]))
 
 
