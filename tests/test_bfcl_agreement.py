@@ -87,7 +87,7 @@ def test_both_graders_find_right_and_wrong_replies(kind):
     assert values == {True, False}
 
 
-# the differential set -------------------------------------------------------------------------------
+# the differential set ---------------------------------------------------------------------------
 #: Perturbed calls where ToolForm and BFCL disagree, explained in the data card: id -> why.
 EXPLAINED_PERTURBED: dict[str, str] = {}
 #: The classes of edit the issue asks the differential set to hold, by kind prefix.

@@ -233,7 +233,7 @@ def test_a_request_system_message_goes_ahead_of_the_tool_prompt():
     assert seen[0][1] == {"role": "user", "content": "request 0"}
 
 
-# stale verdicts: a resumed run re-grades, never re-asks ------------------------------------------------
+# stale verdicts: a resumed run re-grades, never re-asks ------------------------------------------
 def _old_run():
     """The toolset, requests, cells and gold-writing client of ``fixtures/runs``."""
     import importlib.util

@@ -142,7 +142,8 @@ class SchemaValidatorError(GradingError):
     def __init__(self, tool: str, reason: str) -> None:
         self.tool = tool
         self.reason = reason
-        super().__init__(f"the input schema of tool {tool!r} cannot be validated against: {reason}")
+        super().__init__(f"the input schema of tool {tool!r} cannot be validated against: "
+                         f"{reason}")
 
 
 class ClientError(ToolFormError):

@@ -273,7 +273,9 @@ def _build_validator(tool: ToolIR) -> jsonschema_rs.Validator | str:
 
 
 def _first_line(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+    """``Type: first line of the message`` (jsonschema-rs messages run to several lines)."""
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
 
 
 _VALIDATORS: OrderedDict[int, tuple[ToolIR, jsonschema_rs.Validator | str]] = OrderedDict()
@@ -474,10 +476,10 @@ def validate_arguments(tool: ToolIR, arguments: Mapping[str, Any]) -> tuple[Argu
         errors = list(validator.iter_errors(instance))
     except Exception as exc:  # the validator crashed on this value: unknown, not invalid
         raise SchemaValidatorError(tool.name, _first_line(exc)) from exc
-    gave_up = [e for e in errors if type(e.kind).__name__ in _GAVE_UP]
-    if gave_up:
-        raise SchemaValidatorError(tool.name, f"{gave_up[0].message} (at "
-                                   f"{ArgumentProblem(tuple(gave_up[0].instance_path), '', '').path})")
+    gave_up = next((e for e in errors if type(e.kind).__name__ in _GAVE_UP), None)
+    if gave_up is not None:
+        where = ArgumentProblem(tuple(gave_up.instance_path), "", "").path
+        raise SchemaValidatorError(tool.name, f"{gave_up.message} (at {where})")
     problems = [p for e in errors for p in _problems(e)]
     # "expected one of 'a' or 'b'" already says what a type error at the same place would
     listed = {p.location for p in problems if p.keyword in ("enum", "const")}
@@ -716,7 +718,7 @@ def grade_rules(parsed: ParsedReply, gold: Sequence[GoldCall | ToolCall] | GoldC
     return verdicts
 
 
-# -- version ---------------------------------------------------------------------------------------
+# -- version --------------------------------------------------------------------------------------
 #: The modules whose code decides a turn's verdicts: the IR (the schema validated against), every
 #: parser, the graders, and the end-state check of simulated worlds.
 VERDICT_MODULES = ("toolform.ir", "toolform.protocols", "toolform.grading",

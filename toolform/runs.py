@@ -111,7 +111,8 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("latency_s", "float64", "seconds", "wall time of the model request"),
     ("error", "string", "", "why the turn failed (model server error), else empty"),
     ("grading_version", "string", "",
-     "stamp of the parser and grader code that gave the verdicts (toolform.grading.grading_version)"),
+     "stamp of the parser and grader code that gave the verdicts "
+     "(toolform.grading.grading_version)"),
 )
 
 
@@ -215,6 +216,7 @@ def _graded(row: dict[str, Any], request: Request) -> dict[str, Any]:
     main = verdicts["main"]
     return {
         **row, "gold": [g.to_dict() for g in request.gold],
+        "reply_tool_calls": row.get("reply_tool_calls"),  # None in rows older than the column
         "calls": [c.to_dict() for c in parsed.calls],
         "n_calls": len(parsed.calls), "parsed_strict": parsed.parsed_strict,
         "parsed_lenient": parsed.parsed_lenient, "lenient_protocol": parsed.lenient_protocol,
