@@ -73,6 +73,11 @@ def test_point_2_greedy_matching_as_bfcl_and_optimal_on_request():
     assert not greedy.correct and greedy.tool_correct
     assert greedy.reason.startswith("no call left for gold call 2 (news)")
     assert grade_possible_answers(calls, gold, TOOLSET, matching="optimal").correct
+    clash = [GoldCall("news", {"topic": ("a",)}), GoldCall("news", {"topic": ("a",)})]
+    assert grade_possible_answers([calls[0], calls[1]], clash, TOOLSET,
+                                  matching="optimal").reason == (
+        "no call left for gold call 2 (news): the calls that fit it are each needed by "
+        "another gold call")
     # in the other order greedy finds the matching too
     assert grade_possible_answers(calls[::-1], gold, TOOLSET).correct
     with pytest.raises(GradingError, match="unknown matching"):

@@ -241,10 +241,11 @@ def grade_possible_answers(parsed_or_calls: Any, gold: Sequence[GoldCall] | Gold
     edges = [[j for j, p in enumerate(row) if not p] for row in problems]
     i = (_greedy_unmatched if matching == "bfcl" else unmatched_gold)(edges)
     if i is not None:
-        if edges[i]:  # a call fits, but an earlier gold call took it
+        if edges[i]:  # a call fits, but another gold call took it
+            how = ("taken by earlier gold calls (BFCL's greedy matching)" if matching == "bfcl"
+                   else "each needed by another gold call")
             return verdict(f"no call left for gold call {i + 1} ({golds[i].name}): the calls "
-                           "that fit it were taken by earlier gold calls (BFCL's greedy "
-                           "matching)")
+                           f"that fit it are {how}")
         return verdict(next((p for p in problems[i] if not p.startswith("wrong tool")),
                             problems[i][0]))
     return verdict("")
