@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from toolform.errors import GradingError
-from toolform.grading import RULES, Verdict, grade, grade_all
+from toolform.errors import GradingError, SchemaValidatorError
+from toolform.grading import (RULES, ArgumentProblem, Verdict, call_schema_valid, grade,
+                              grade_all, schema_check, validate_arguments)
 from toolform.ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
 from toolform.protocols import parse_reply
 
@@ -53,8 +54,9 @@ def test_1_case_and_separator_names_pass_main_and_symmetric_only(written):
     result = grade_all(json_call(written, city="Paris"), TOOLS, "json_object", [PARIS])
     assert {r: v.correct for r, v in result.items()} == {"main": True, "symmetric": True,
                                                          "as_written": False}
-    assert result["as_written"] == Verdict(False, False, False,
-                                           f"wrong tool: expected get_weather, got {written}")
+    assert result["as_written"] == Verdict(
+        False, False, False, f"wrong tool: expected get_weather, got {written}",
+        f"{written}: no tool of that name in the toolset")
 
 
 def test_1_nearest_name_is_never_accepted():
@@ -185,7 +187,7 @@ def test_8_no_call_when_none_is_expected():
                         "tool_call_tags"):
         assert verdicts("Paris is the capital of France.", protocol_id, []) == ALL_RIGHT
     verdict = grade([ToolCall("get_time", {})], [], TOOLS)
-    assert verdict == Verdict(False, False, True, "expected no call, got 1")
+    assert verdict == Verdict(False, False, True, "expected no call, got 1", "")
     assert grade([], [PARIS], TOOLS).reason == "expected 1 call, got none"
 
 
@@ -301,3 +303,105 @@ def test_grade_rules_equals_grading_each_rule_on_real_replies():
         parsed = parse_reply(row["reply"], request.toolset, row["protocol_id"])
         assert grade_rules(parsed, request.gold, request.toolset) == {
             rule: grade(parsed, request.gold, request.toolset, rule) for rule in RULES}
+
+
+# schema validity --------------------------------------------------------------------------------------
+NOTES = ToolIR("find_notes", params=(
+    ParamIR("query", S),
+    ParamIR("tags", TypeIR("array", items=S), required=False, default=[]),
+    ParamIR("filters", TypeIR("object", fields=(ParamIR("year", TypeIR("integer")),)),
+            required=False, default={}),
+))
+
+
+def test_schema_valid_for_a_tool_whose_default_is_an_empty_list_or_object():
+    # a [] or {} default makes the tool unhashable; its calls were all graded invalid
+    with pytest.raises(TypeError):
+        hash(NOTES)
+    tools = Toolset((NOTES,))
+    gold = [GoldCall("find_notes", {"query": ("rust",)})]
+    verdict = grade([ToolCall("find_notes", {"query": "rust"})], gold, tools)
+    assert verdict == Verdict(True, True, True, "", "")
+    wrong = grade([ToolCall("find_notes", {"query": "rust", "tags": "work",
+                                           "filters": {"year": "2024"}})], gold, tools)
+    assert wrong.schema_valid is False
+    assert wrong.schema_issue == ("find_notes: filters.year: expected integer, got the string "
+                                  "'2024'; find_notes: tags: expected array, got the string "
+                                  "'work'")
+
+
+def test_validate_arguments_says_where_and_what_in_words():
+    def problems(arguments):
+        return [str(p) for p in validate_arguments(TOOLS["book_flight"], arguments)]
+
+    route = {"origin": "A", "destination": "B"}
+    assert problems({"route": route, "passengers": 2}) == []
+    assert problems({"route": route, "passengers": 2.0}) == []  # JSON Schema: 2.0 is an integer
+    assert problems({"route": {"origin": "A", "cabin": "first"}, "passengers": "10",
+                     "tags": ["x", 3], "refundable": None, "price": [1]}) == [
+        "passengers: expected integer, got the string '10'",
+        "price: expected number, got an array of 1 item",
+        "refundable: expected boolean, got null",
+        "route.cabin: expected one of 'economy' or 'business', got the string 'first'",
+        "route.destination: required but missing",
+        "tags[1]: expected string, got the integer 3",
+    ]
+    assert problems({"route": route}) == ["passengers: required but missing"]
+    # an enum's list says what a type error at the same place would
+    assert problems({"route": {**route, "cabin": 3}, "passengers": 1}) == [
+        "route.cabin: expected one of 'economy' or 'business', got the integer 3"]
+    first = validate_arguments(TOOLS["book_flight"], {"route": route, "passengers": True})[0]
+    assert first == ArgumentProblem(("passengers",), "type",
+                                    "expected integer, got the boolean true")
+    odd = ToolIR("odd", params=(ParamIR("a b", TypeIR("integer", minimum=1)),
+                                ParamIR("code", TypeIR("string", pattern="^[A-Z]{3}$",
+                                                       max_length=3))))
+    assert [str(p) for p in validate_arguments(odd, {"a b": 0, "code": "abcd"})] == [
+        '["a b"]: expected at least 1, got the integer 0',
+        "code: expected at most 3 characters, got 4",
+        "code: expected text matching the pattern '^[A-Z]{3}$', got the string 'abcd'"]
+    assert str(ArgumentProblem((), "type", "expected object, got an array")) == \
+        "(arguments): expected object, got an array"
+
+
+def test_a_validator_that_cannot_run_is_unknown_never_false():
+    # jsonschema-rs rejects this Python-only regex; before, such a call was "not valid"
+    unusable = ToolIR("lookup", params=(ParamIR("key", TypeIR("string", pattern=r"(?P<k>a)\Z")),))
+    tools = Toolset((unusable, TOOLS["get_time"]))
+    with pytest.raises(SchemaValidatorError, match="lookup"):
+        validate_arguments(unusable, {"key": "a"})
+    gold = [GoldCall("lookup", {"key": ("a",)})]
+    verdict = grade([ToolCall("lookup", {"key": "a"})], gold, tools)
+    assert verdict.correct and verdict.schema_valid is None
+    assert "the input schema of tool 'lookup' cannot be validated against" in verdict.schema_issue
+    assert call_schema_valid(ToolCall("lookup", {"key": "a"}), tools) is None
+    # one call known invalid settles it: not every call is valid
+    assert schema_check([ToolCall("lookup", {"key": "a"}), ToolCall("get_time", {"x": 1})],
+                        tools)[0] is None  # get_time's schema is open: {"x": 1} is valid
+    assert schema_check([ToolCall("lookup", {"key": "a"}), ToolCall("nope", {})], tools)[0] \
+        is False
+
+
+def test_a_regex_the_validator_gives_up_on_is_unknown():
+    # fancy-regex stops at its backtracking limit: "does not match" would be a guess
+    slow = ToolIR("slow", params=(ParamIR("text", TypeIR("string",
+                                                         pattern=r"^(\w+\s?)*(?=x)$")),))
+    with pytest.raises(SchemaValidatorError, match="backtracking"):
+        validate_arguments(slow, {"text": "a" * 40 + "c"})
+    verdict = grade([ToolCall("slow", {"text": "a" * 40 + "c"})], [], Toolset((slow,)))
+    assert verdict.schema_valid is None and "backtracking" in verdict.schema_issue
+    # on a short value the same regex finishes, and its "no" is a verdict
+    assert [p.keyword for p in validate_arguments(slow, {"text": "ab"})] == ["pattern"]
+
+
+def test_numbers_past_the_float_range_compare_exactly():
+    tools = Toolset((ToolIR("f", params=(ParamIR("n", TypeIR("number")),)),))
+    big = 10 ** 400
+    assert grade([ToolCall("f", {"n": big})], [GoldCall("f", {"n": (big,)})], tools).correct
+    assert not grade([ToolCall("f", {"n": big})], [GoldCall("f", {"n": (1e308,)})],
+                     tools).correct
+    assert not grade([ToolCall("f", {"n": float("inf")})], [GoldCall("f", {"n": (big,)})],
+                     tools).correct
+    near = int(1.5e308) + 1  # within the float range's neighbourhood: a relative tolerance
+    assert grade([ToolCall("f", {"n": near})], [GoldCall("f", {"n": (1.5e308,)})],
+                 tools).correct

@@ -65,11 +65,32 @@ def test_point_2_call_count_and_order_free_matching():
     assert not grade_possible_answers(twice, gold, TOOLSET).correct
 
 
-def test_point_2_maximum_matching_where_greedy_would_fail():
+def test_point_2_greedy_matching_as_bfcl_and_optimal_on_request():
     # gold 1 accepts either call, gold 2 only the first: greedy in gold order takes the first
     gold = [GoldCall("news", {"topic": ("a", "b")}), GoldCall("news", {"topic": ("a",)})]
     calls = [ToolCall("news", {"topic": "a"}), ToolCall("news", {"topic": "b"})]
-    assert grade_possible_answers(calls, gold, TOOLSET).correct
+    greedy = grade_possible_answers(calls, gold, TOOLSET)
+    assert not greedy.correct and greedy.tool_correct
+    assert greedy.reason.startswith("no call left for gold call 2 (news)")
+    assert grade_possible_answers(calls, gold, TOOLSET, matching="optimal").correct
+    clash = [GoldCall("news", {"topic": ("a",)}), GoldCall("news", {"topic": ("a",)})]
+    assert grade_possible_answers([calls[0], calls[1]], clash, TOOLSET,
+                                  matching="optimal").reason == (
+        "no call left for gold call 2 (news): the calls that fit it are each needed by "
+        "another gold call")
+    # in the other order greedy finds the matching too
+    assert grade_possible_answers(calls[::-1], gold, TOOLSET).correct
+    with pytest.raises(GradingError, match="unknown matching"):
+        grade_possible_answers(calls, gold, TOOLSET, matching="hungarian")
+
+
+def test_point_6_an_explicit_empty_string_is_bfcls_omission_marker():
+    assert verdict({"city": "SF", "days": 3, "note": ""}).correct  # "" among note's answers
+    assert verdict({"city": "SF", "days": 3, "unit": ", "}).correct  # normalises to ""
+    assert not verdict({"city": "", "days": 3}).correct  # city may not be left out
+    omit_days = GoldCall(GOLD.name, GOLD.accepted, (*GOLD.may_omit, "days"))
+    assert not verdict({"city": "SF", "days": ""}, omit_days).correct  # "" is no integer
+    assert not verdict({"city": "SF", "days": 3, "where": ""}).correct  # nor a dict
 
 
 def test_point_3_required_parameters_must_be_present():

@@ -231,3 +231,126 @@ def test_a_request_system_message_goes_ahead_of_the_tool_prompt():
     system = seen[0][0]["content"]
     assert system.startswith("You are a travel agent.\n\nYou have access to the following tools.")
     assert seen[0][1] == {"role": "user", "content": "request 0"}
+
+
+# stale verdicts: a resumed run re-grades, never re-asks ------------------------------------------
+def _old_run():
+    """The toolset, requests, cells and gold-writing client of ``fixtures/runs``."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent / "fixtures" / "runs" / "make_old_checkpoint.py"
+    spec = importlib.util.spec_from_file_location("make_old_checkpoint", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, path.with_name("old_checkpoint.jsonl")
+
+
+class NeverAsked:
+    model = "gold-writer"
+
+    def complete(self, messages, **kw):
+        raise AssertionError("a resumed run asked the model again")
+
+
+VERDICT_COLUMNS = ["calls", "n_calls", "parsed_strict", "parsed_lenient", "format_compliant",
+                   "issues", "correct_main", "correct_symmetric", "correct_as_written",
+                   "correct_possible_answers", "tool_correct", "schema_valid", "schema_issue",
+                   "reason", "grading_version"]
+
+
+def _verdicts(frame):
+    return frame[["cell", "request_id", *VERDICT_COLUMNS]].to_dict("records")
+
+
+def test_a_checkpoint_of_older_code_is_regraded_without_asking_the_model(tmp_path):
+    from toolform.errors import StaleVerdictWarning
+    from toolform.grading import grading_version
+
+    old, fixture = _old_run()
+    checkpoint = tmp_path / "turns.jsonl"
+    checkpoint.write_bytes(fixture.read_bytes())
+    before = {(r["cell"], r["request_id"]): r for r in read_checkpoint(checkpoint)}
+    # the old code's verdicts: every call to find_notes (a [] default) was "schema-invalid"
+    assert [k for k, r in before.items() if r["schema_valid"] is False] == [
+        (c, r) for c in ("json_schema_openai/json_object", "xml_schema/xml_call",
+                         "json_schema_openai/native") for r in ("n0", "n1")]
+    assert all("grading_version" not in r and "reply_tool_calls" not in r
+               for r in before.values())
+    with pytest.warns(StaleVerdictWarning, match="3 native-protocol turns"):
+        resumed = run_cells(old.CELLS, old.REQUESTS, NeverAsked(), checkpoint=checkpoint,
+                            progress=False)
+    fresh = run_cells(old.CELLS, old.REQUESTS, old.GoldClient(), progress=False)
+    text = resumed["protocol_id"] != "native"
+    assert _verdicts(resumed[text]) == _verdicts(fresh[text])
+    assert resumed.loc[text, "schema_valid"].all()
+    assert (resumed.loc[text, "grading_version"] == grading_version()).all()
+    # the old native rows lack the server's tool calls: kept as they were, and still marked old
+    native = resumed[~text]
+    assert native["grading_version"].isna().all()
+    assert native["schema_valid"].tolist() == [False, False, True]
+    assert len(checkpoint.read_text().splitlines()) == 9 + 6  # the re-graded rows appended
+    assert {(r["cell"], r["request_id"]): r.get("grading_version")
+            for r in read_checkpoint(checkpoint)} == {
+        k: (None if k[0].endswith("native") else grading_version()) for k in before}
+
+
+def test_verdicts_of_the_running_code_are_kept_and_stale_ones_regraded(tmp_path):
+    old, _ = _old_run()
+    checkpoint = tmp_path / "turns.jsonl"
+    fresh = run_cells(old.CELLS, old.REQUESTS, old.GoldClient(), checkpoint=checkpoint,
+                      progress=False)
+    assert fresh["correct_main"].all() and fresh["schema_valid"].all()
+    rows = read_checkpoint(checkpoint)
+
+    def rewrite(changes):
+        checkpoint.write_text("".join(json.dumps({**r, **changes}) + "\n" for r in rows))
+
+    # same stamp: the stored verdicts stand (a planted wrong one included), nothing is asked
+    rewrite({"correct_main": False})
+    kept = run_cells(old.CELLS, old.REQUESTS, NeverAsked(), checkpoint=checkpoint,
+                     progress=False)
+    assert not kept["correct_main"].any()
+    # another stamp: every turn is graded again from its stored reply, native ones included
+    rewrite({"correct_main": False, "grading_version": "older-code"})
+    regraded = run_cells(old.CELLS, old.REQUESTS, NeverAsked(), checkpoint=checkpoint,
+                         progress=False)
+    assert _verdicts(regraded) == _verdicts(fresh)
+
+
+def test_changed_gold_calls_regrade_the_stored_reply(tmp_path):
+    old, _ = _old_run()
+    checkpoint = tmp_path / "turns.jsonl"
+    run_cells(old.CELLS[:1], old.REQUESTS, old.GoldClient(), checkpoint=checkpoint,
+              progress=False)
+    moved = [dataclasses.replace(r, gold=(GoldCall("get_time", {"zone": ("Asia/Tokyo",)}),))
+             if r.id == "t0" else r for r in old.REQUESTS]
+    again = run_cells(old.CELLS[:1], moved, NeverAsked(), checkpoint=checkpoint,
+                      progress=False)
+    assert again["correct_main"].tolist() == [True, True, False]
+    assert again.loc[2, "reason"] == "wrong value for zone: 'Europe/Oslo' not in ['Asia/Tokyo']"
+    assert again.loc[2, "gold"] == [{"name": "get_time", "accepted": {"zone": ["Asia/Tokyo"]}}]
+
+
+def test_grading_version_follows_the_verdict_code(tmp_path, monkeypatch):
+    import toolform.grading as grading
+
+    module = tmp_path / "verdict_code_probe.py"
+    module.write_text("RULE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(grading, "VERDICT_MODULES", (*grading.VERDICT_MODULES,
+                                                     "verdict_code_probe"))
+    first = grading.grading_version.__wrapped__()
+    assert first == grading.grading_version.__wrapped__()
+    module.write_text("RULE = 2\n")
+    assert grading.grading_version.__wrapped__() != first
+    module.write_text("RULE = 1\r\n")  # a checkout's line endings are not a change of code
+    assert grading.grading_version.__wrapped__() == first
+    assert len(first) == 16 and int(first, 16) >= 0
+
+
+def test_a_failed_turn_has_unknown_schema_validity():
+    requests = make_requests(1)
+    frame = run_cells([Cell("json_schema_openai")], requests,
+                      ScriptedClient(requests, failing={"r0"}), progress=False)
+    assert frame["error"].notna().all() and frame["schema_valid"].isna().all()

@@ -11,11 +11,13 @@ The tree::
     ├── ParseError (ValueError)        raised *inside* a protocol parser only; ``parse_reply`` turns it
     │                                  into an issue on the result and never lets it out
     ├── GradingError (ValueError)      a gold call or grading rule is malformed
+    │   └── SchemaValidatorError       a tool's input schema cannot be validated against (names the tool)
     ├── ClientError                    a model server failed after every retry
     │   └── CassetteMissError (KeyError)     replay-only mode met a request it has no recording of
     ├── DatasetError (ValueError)      a dataset is missing or malformed
     ├── EvidenceError                  an evidence table is missing or altered
-    └── MissingDependencyError (ImportError)  an optional package is not installed; gives the pip line
+    ├── MissingDependencyError (ImportError)  an optional package is not installed; gives the pip line
+    └── StaleVerdictWarning (UserWarning)     a resumed run kept verdicts it could not re-grade
 
 Subclasses of ``ValueError``, ``KeyError`` and ``ImportError`` are there so that callers who
 already catch those keep working.
@@ -34,6 +36,8 @@ __all__ = [
     "ParseError",
     "RegistryError",
     "RenderError",
+    "SchemaValidatorError",
+    "StaleVerdictWarning",
     "ToolFormError",
     "UnknownFormatError",
     "UnknownProtocolError",
@@ -120,6 +124,28 @@ class GradingError(ToolFormError, ValueError):
     """A gold call or a grading rule is malformed."""
 
 
+class SchemaValidatorError(GradingError):
+    """A tool's input schema cannot be validated against: the validator could not be built or
+    could not run (a ``pattern`` its regex engine rejects, a ``$ref`` that resolves nowhere...).
+
+    Grading never turns this into a verdict: ``schema_valid`` is then unknown (None) and the
+    verdict's ``schema_issue`` carries this message.
+
+    Parameters
+    ----------
+    tool : str
+        The tool whose schema failed.
+    reason : str
+        What the validator said.
+    """
+
+    def __init__(self, tool: str, reason: str) -> None:
+        self.tool = tool
+        self.reason = reason
+        super().__init__(f"the input schema of tool {tool!r} cannot be validated against: "
+                         f"{reason}")
+
+
 class ClientError(ToolFormError):
     """A model server failed after every retry. ``status`` is the HTTP status when there was one."""
 
@@ -156,3 +182,9 @@ class MissingDependencyError(ToolFormError, ImportError):
         why = f" for {purpose}" if purpose else ""
         super().__init__(f"{package} is needed{why}: {line}")
         self.package = package
+
+
+class StaleVerdictWarning(ToolFormError, UserWarning):
+    """A resumed run kept turns graded by older parser or grader code, because their stored
+    reply is not enough to grade them again (a native tool-call reply recorded before checkpoints
+    kept the server's tool calls). Their ``grading_version`` still names the old code."""

@@ -32,33 +32,49 @@ test in ``tests/test_grading.py``:
    arrays element by element, in order, with equal lengths.
 
 ``schema_valid`` is separate from ``correct``: every call validates (``jsonschema-rs``, draft
-2020-12) against its tool's input schema; a call to an unknown tool, or a schema that
-the validator cannot use (a ``pattern`` its regex engine rejects, say), is not valid. With no
-call it is True.
+2020-12) against its tool's input schema (:func:`validate_arguments`, the one schema check; a
+call to an unknown tool is not valid). With no call it is True. It is None, never False, when a
+validator cannot run (a ``pattern`` its regex engine rejects or gives up on, a ``$ref`` that
+resolves nowhere): that is a failure of the instrument, not of the call, and
+``Verdict.schema_issue`` says what happened. ``schema_issue`` also lists, for an invalid call,
+each problem with its path in the arguments (``get_weather: days: expected integer, got the
+string '5'``).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib
+import importlib.metadata
+import json
 import math
-from collections import Counter
+import re
+import sys
+import threading
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import jsonschema_rs
 
-from .errors import GradingError
+from .errors import GradingError, SchemaValidatorError
 from .ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
 from .protocols._common import RULES
 from .protocols import ParsedReply, get_protocol, parse_reply
 from .protocols._parse import repair_calls, select_calls
 
-__all__ = ["FLOAT_TOLERANCE", "RULES", "Verdict", "call_schema_valid", "calls_under_rule", "grade",
-           "grade_all", "grade_rules", "unmatched_gold"]
+__all__ = ["ArgumentProblem", "FLOAT_TOLERANCE", "RULES", "VERDICT_LIBRARIES", "VERDICT_MODULES",
+           "Verdict", "call_schema_valid", "calls_under_rule", "grade", "grade_all",
+           "grade_rules", "grading_version", "schema_check", "unmatched_gold",
+           "validate_arguments"]
 
 #: Relative tolerance for float comparison (point 4).
 FLOAT_TOLERANCE = 1e-6
 _REPR_CHARS = 120  # longest value shown in a reason
+_FLOAT_MAX = int(sys.float_info.max)
 
 
 @dataclass(frozen=True)
@@ -72,17 +88,22 @@ class Verdict:
     tool_correct : bool
         The called tool names equal the gold names as a multiset (after the rule's name
         handling).
-    schema_valid : bool
-        Every call validates against its tool's input schema.
+    schema_valid : bool or None
+        Every call validates against its tool's input schema; None when a validator could not
+        run (never a silent False; ``schema_issue`` says why).
     reason : str
         The first mismatch in words ("" when correct), e.g. ``missing required argument city``
         or ``wrong value for unit: 'F' not in ['fahrenheit']``.
+    schema_issue : str
+        What the schema check found ("" when every call is valid): each problem as
+        ``tool: path: problem``, or why a validator could not run; ``"; "``-separated.
     """
 
     correct: bool
     tool_correct: bool
-    schema_valid: bool
+    schema_valid: bool | None
     reason: str = ""
+    schema_issue: str = ""
 
 
 def _show(value: Any) -> str:
@@ -98,14 +119,7 @@ def _same(value: Any, gold: Any, t: TypeIR | None) -> bool:
     if isinstance(gold, bool) or isinstance(value, bool):
         return isinstance(gold, bool) and isinstance(value, bool) and gold == value
     if isinstance(gold, (int, float)):
-        if not isinstance(value, (int, float)):
-            return False
-        if isinstance(gold, int) and isinstance(value, int):
-            return gold == value
-        try:
-            return math.isclose(value, gold, rel_tol=FLOAT_TOLERANCE)
-        except OverflowError:  # an integer too large for a float
-            return False
+        return isinstance(value, (int, float)) and _numbers_close(value, gold)
     if isinstance(gold, str):
         if not isinstance(value, str):
             return False
@@ -124,6 +138,21 @@ def _same(value: Any, gold: Any, t: TypeIR | None) -> bool:
             value, {k: (g,) for k, g in gold.items()}, (), fields, "", closed=bool(fields)
         ) is None
     return bool(value == gold)
+
+
+def _numbers_close(value: int | float, gold: int | float) -> bool:
+    """Equal integers, or within :data:`FLOAT_TOLERANCE` of each other (point 4).
+
+    An integer past the float range is compared exactly (as a fraction), so no value overflows.
+    """
+    if isinstance(value, int) and isinstance(gold, int):
+        return value == gold
+    if all(isinstance(x, float) or abs(x) <= _FLOAT_MAX for x in (value, gold)):
+        return math.isclose(value, gold, rel_tol=FLOAT_TOLERANCE)
+    if not all(math.isfinite(x) for x in (value, gold) if isinstance(x, float)):
+        return False  # an integer is never infinite or NaN
+    a, b = Fraction(value), Fraction(gold)
+    return abs(a - b) <= Fraction(FLOAT_TOLERANCE) * max(abs(a), abs(b))
 
 
 def _mismatch(arguments: Mapping[str, Any], accepted: Mapping[str, Sequence[Any]],
@@ -234,21 +263,282 @@ def _calls_by_rule(base: Sequence[ToolCall], toolset: Toolset, text_values: bool
     return {rule: select_calls(rule, base, repair, text_values=text_values) for rule in rules}
 
 
-@functools.lru_cache(maxsize=4096)
-def _validator(tool: ToolIR) -> jsonschema_rs.Draft202012Validator:
-    # building the schema and its validator costs more than validating: once per tool
-    return jsonschema_rs.Draft202012Validator(tool.input_schema())
+# -- schema validity ------------------------------------------------------------------------------
+def _build_validator(tool: ToolIR) -> jsonschema_rs.Validator | str:
+    """The validator of the schema calls to ``tool`` are checked against, or why there is none."""
+    try:
+        return jsonschema_rs.Draft202012Validator(tool.input_schema())
+    except Exception as exc:  # whatever stops the build is reported, never graded
+        return _first_line(exc)
 
 
-def call_schema_valid(call: ToolCall, toolset: Toolset) -> bool:
-    """Whether ``call`` names a tool of ``toolset`` and its arguments validate (draft 2020-12)."""
+def _first_line(exc: BaseException) -> str:
+    """``Type: first line of the message`` (jsonschema-rs messages run to several lines)."""
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+
+
+_VALIDATORS: OrderedDict[int, tuple[ToolIR, jsonschema_rs.Validator | str]] = OrderedDict()
+_VALIDATORS_LOCK = threading.Lock()
+_VALIDATORS_KEPT = 4096
+
+
+def _validator(tool: ToolIR) -> jsonschema_rs.Validator:
+    """``tool``'s validator, built once per tool object.
+
+    Keyed by identity, so a tool need not be hashable (a ``[]`` or ``{}`` default makes a
+    ``ToolIR`` unhashable) and a lookup never hashes a whole schema. Each entry holds its tool,
+    so an id is not reused while its entry lives; the least recently used entries go first.
+
+    Raises
+    ------
+    SchemaValidatorError
+        When no validator can be built for the tool's schema.
+    """
+    with _VALIDATORS_LOCK:
+        entry = _VALIDATORS.get(id(tool))
+        if entry is not None and entry[0] is tool:
+            _VALIDATORS.move_to_end(id(tool))
+    if entry is None or entry[0] is not tool:
+        # building the schema and its validator costs more than validating: once per tool
+        entry = (tool, _build_validator(tool))
+        with _VALIDATORS_LOCK:
+            _VALIDATORS[id(tool)] = entry
+            while len(_VALIDATORS) > _VALIDATORS_KEPT:
+                _VALIDATORS.popitem(last=False)
+    if isinstance(entry[1], str):
+        raise SchemaValidatorError(tool.name, entry[1])
+    return entry[1]
+
+
+@dataclass(frozen=True)
+class ArgumentProblem:
+    """One way a call's arguments break its tool's input schema.
+
+    Attributes
+    ----------
+    location : tuple of str or int
+        Where in the arguments: object keys and array indices from the top (``()``: the
+        arguments object itself).
+    keyword : str
+        The JSON Schema keyword that failed (``"type"``, ``"required"``, ``"enum"``,
+        ``"additionalProperties"``...).
+    message : str
+        The problem in words, e.g. ``expected integer, got the string '10'``.
+
+    ``str(problem)`` is ``path: message``, e.g. ``base: expected integer, got the string '10'``.
+    """
+
+    location: tuple[str | int, ...]
+    keyword: str
+    message: str
+
+    @property
+    def path(self) -> str:
+        """``location`` as a path: ``route.origin``, ``tags[1]``, ``filters["a b"]``;
+        ``(arguments)`` for the arguments object itself."""
+        parts = []
+        for step in self.location:
+            if isinstance(step, int):
+                parts.append(f"[{step}]")
+            elif _PLAIN_KEY.fullmatch(step):
+                parts.append(f".{step}" if parts else step)
+            else:
+                parts.append(f"[{json.dumps(step, ensure_ascii=False)}]")
+        return "".join(parts) or "(arguments)"
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+_PLAIN_KEY = re.compile(r"[^\s.\[\]\"']+")
+#: Error kinds that mean the validator gave up, not that the value is wrong.
+_GAVE_UP = frozenset({"BacktrackLimitExceeded", "RegexEngineFailure"})
+_MAX_PROBLEMS = 10  # per call, in a verdict's schema_issue
+
+
+def _described(value: Any) -> str:
+    """A value in words: ``the string '10'``, ``the integer 5``, ``an array of 3 items``."""
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if value is None:
+        return "null"
+    if isinstance(value, int):
+        return f"the integer {_show(value)}"
+    if isinstance(value, float):
+        return f"the number {_show(value)}"
+    if isinstance(value, str):
+        return f"the string {_show(value)}"
+    if isinstance(value, (list, tuple)):
+        n = len(value)
+        return f"an array of {n} item{'s' * (n != 1)}" if n else "an empty array"
+    if isinstance(value, Mapping):
+        return f"an object with keys {_show(sorted(map(str, value)))}" if value else \
+            "an empty object"
+    return f"a Python {type(value).__name__}"
+
+
+def _either(options: Sequence[Any]) -> str:
+    shown = [_show(o) for o in options]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _alternative_types(error: Any) -> list[str] | None:
+    """The types an ``anyOf``/``oneOf`` allows, when each alternative failed only on its type."""
+    types: list[str] = []
+    for branch in error.kind.context:
+        if len(branch) != 1 or branch[0].kind.name != "type" or \
+                list(branch[0].instance_path) != list(error.instance_path):
+            return None
+        types.extend(t for t in branch[0].kind.types if t not in types)
+    return types or None
+
+
+def _problems(error: Any) -> list[ArgumentProblem]:
+    """One jsonschema-rs error as problems in words (one per unexpected or missing key)."""
+    kind, name = error.kind, error.kind.name
+    where = tuple(error.instance_path)
+    got = _described(error.instance)
+    if name == "required":
+        return [ArgumentProblem(where + (kind.property,), name, "required but missing")]
+    if name == "additionalProperties":
+        return [ArgumentProblem(where + (key,), name, "not declared by the schema")
+                for key in kind.unexpected]
+    if name == "type":
+        text = f"expected {' or '.join(kind.types)}, got {got}"
+    elif name == "enum":
+        text = f"expected one of {_either(kind.options)}, got {got}"
+    elif name == "const":
+        text = f"expected exactly {_show(kind.expected_value)}, got {got}"
+    elif name in _BOUNDS:
+        text = f"expected {_BOUNDS[name]} {_show(kind.limit)}, got {got}"
+    elif name in _SIZES:
+        bound, unit = _SIZES[name]
+        size = len(error.instance) if isinstance(error.instance, (str, list, dict)) else "?"
+        text = f"expected {bound} {kind.limit} {unit}, got {size}"
+    elif name == "pattern":
+        text = f"expected text matching the pattern {kind.pattern!r}, got {got}"
+    elif name == "multipleOf":
+        text = f"expected a multiple of {_show(kind.multiple_of)}, got {got}"
+    elif name == "uniqueItems":
+        text = "expected unique items, got a repeated item"
+    elif type(kind).__name__ == "OneOfMultipleValid":
+        text = f"{got} fits more than one of the oneOf alternatives, which must fit exactly one"
+    elif name in ("anyOf", "oneOf"):
+        types = _alternative_types(error)
+        text = (f"expected {' or '.join(types)}, got {got}" if types else
+                f"{got} fits none of the {len(kind.context)} {name} alternatives")
+    else:
+        text = error.message
+    return [ArgumentProblem(where, name, text)]
+
+
+_BOUNDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+           "exclusiveMaximum": "less than"}
+_SIZES = {"minLength": ("at least", "characters"), "maxLength": ("at most", "characters"),
+          "minItems": ("at least", "items"), "maxItems": ("at most", "items"),
+          "minProperties": ("at least", "keys"), "maxProperties": ("at most", "keys")}
+
+
+def validate_arguments(tool: ToolIR, arguments: Mapping[str, Any]) -> tuple[ArgumentProblem, ...]:
+    """What is wrong with a call's arguments against its tool's input schema.
+
+    The one schema check of ToolForm: grading's ``schema_valid`` is this returning no problem.
+    Validation is JSON Schema draft 2020-12 (``jsonschema-rs``) against ``tool.input_schema()``;
+    as JSON Schema says, ``5.0`` is an integer.
+
+    Parameters
+    ----------
+    tool : ToolIR
+        The tool called.
+    arguments : mapping of str to Any
+        The call's arguments (JSON values).
+
+    Returns
+    -------
+    tuple of ArgumentProblem
+        Empty when the arguments validate; otherwise each problem with its path, sorted by
+        path (indices before keys, keys alphabetically; one path's problems in the validator's
+        order); ``str(p)`` reads ``base: expected integer, got the string '10'``.
+
+    Raises
+    ------
+    SchemaValidatorError
+        When the schema cannot be validated against: no validator can be built for it (a
+        ``pattern`` the regex engine rejects, a ``$ref`` that resolves nowhere), or the
+        validator gave up on this value (a regex past its backtracking limit).
+    """
+    validator = _validator(tool)
+    instance = dict(arguments) if isinstance(arguments, Mapping) else arguments
+    try:
+        if validator.is_valid(instance):
+            return ()
+        errors = list(validator.iter_errors(instance))
+    except Exception as exc:  # the validator crashed on this value: unknown, not invalid
+        raise SchemaValidatorError(tool.name, _first_line(exc)) from exc
+    gave_up = next((e for e in errors if type(e.kind).__name__ in _GAVE_UP), None)
+    if gave_up is not None:
+        where = ArgumentProblem(tuple(gave_up.instance_path), "", "").path
+        raise SchemaValidatorError(tool.name, f"{gave_up.message} (at {where})")
+    problems = [p for e in errors for p in _problems(e)]
+    # "expected one of 'a' or 'b'" already says what a type error at the same place would
+    listed = {p.location for p in problems if p.keyword in ("enum", "const")}
+    problems = [p for p in problems if not (p.keyword == "type" and p.location in listed)]
+    return tuple(sorted(problems, key=lambda p: [(isinstance(s, str), s) for s in p.location]))
+
+
+def _call_check(call: ToolCall, toolset: Toolset) -> tuple[bool | None, str]:
+    """(valid, issue) for one call: False with its problems, None when it cannot be checked."""
     tool = toolset.get(call.name)
     if tool is None:
-        return False
+        return False, f"{call.name}: no tool of that name in the toolset"
     try:
-        return bool(_validator(tool).is_valid(dict(call.arguments)))
-    except (ValueError, TypeError, OverflowError, RecursionError):  # a schema it cannot use
-        return False
+        problems = validate_arguments(tool, call.arguments)
+    except SchemaValidatorError as exc:
+        return None, str(exc)
+    shown = [f"{call.name}: {p}" for p in problems[:_MAX_PROBLEMS]]
+    if len(problems) > _MAX_PROBLEMS:
+        shown.append(f"{call.name}: {len(problems) - _MAX_PROBLEMS} more problems")
+    return not problems, "; ".join(shown)
+
+
+def call_schema_valid(call: ToolCall, toolset: Toolset) -> bool | None:
+    """Whether ``call`` names a tool of ``toolset`` and its arguments validate (draft 2020-12).
+
+    Returns
+    -------
+    bool or None
+        None when the tool's schema cannot be validated against (see :func:`validate_arguments`).
+    """
+    return _call_check(call, toolset)[0]
+
+
+def schema_check(calls: Sequence[ToolCall], toolset: Toolset) -> tuple[bool | None, str]:
+    """Whether every call validates against its tool's schema, and what was found.
+
+    Parameters
+    ----------
+    calls : sequence of ToolCall
+        The calls graded.
+    toolset : Toolset
+        The tools the model was shown.
+
+    Returns
+    -------
+    valid : bool or None
+        True when every call validates (or there is none); False when one does not (a call
+        to an unknown tool included); None when none is invalid but a validator could not run.
+    issue : str
+        Each problem as ``tool: path: problem``, and why a validator could not run;
+        ``"; "``-separated, "" when every call is valid.
+    """
+    checks = [_call_check(c, toolset) for c in calls]
+    valid: bool | None = True
+    if any(v is False for v, _ in checks):
+        valid = False
+    elif any(v is None for v, _ in checks):
+        valid = None
+    return valid, "; ".join(issue for _, issue in checks if issue)
 
 
 def _names(calls: Sequence[Any]) -> str:
@@ -328,11 +618,11 @@ def _grade_calls(calls: Sequence[ToolCall], golds: Sequence[GoldCall],
                  toolset: Toolset) -> Verdict:
     """The verdict on the calls a rule selected (points 1 to 9)."""
     tool_correct = Counter(c.name for c in calls) == Counter(g.name for g in golds)
-    schema_valid = all(call_schema_valid(c, toolset) for c in calls)
+    schema_valid, schema_issue = schema_check(calls, toolset)
 
     def verdict(reason: str) -> Verdict:
-        return Verdict(correct=not reason, tool_correct=tool_correct,
-                       schema_valid=schema_valid, reason=reason)
+        return Verdict(correct=not reason, tool_correct=tool_correct, schema_valid=schema_valid,
+                       reason=reason, schema_issue=schema_issue)
 
     if not golds:
         return verdict(f"expected no call, got {len(calls)}" if calls else "")
@@ -426,3 +716,47 @@ def grade_rules(parsed: ParsedReply, gold: Sequence[GoldCall | ToolCall] | GoldC
         verdicts[rule] = same or _grade_calls(calls, golds, toolset)
         graded.append((calls, verdicts[rule]))
     return verdicts
+
+
+# -- version --------------------------------------------------------------------------------------
+#: The modules whose code decides a turn's verdicts: the IR (the schema validated against), every
+#: parser, the graders, and the end-state check of simulated worlds.
+VERDICT_MODULES = ("toolform.ir", "toolform.protocols", "toolform.grading",
+                   "toolform.possible_answers", "toolform.generator._world")
+#: The libraries those modules read replies and validate calls with.
+VERDICT_LIBRARIES = ("defusedxml", "jsonschema", "jsonschema-rs", "PyYAML")
+
+
+@functools.cache
+def grading_version() -> str:
+    """A stamp of the code that turns a reply into verdicts; it changes when that code does.
+
+    The SHA-256 of the source of :data:`VERDICT_MODULES` (every file of a package, line endings
+    normalised) and the installed versions of :data:`VERDICT_LIBRARIES`. ``run_cells`` stores it
+    on every turn; a resumed run re-grades the stored replies of turns whose stamp differs,
+    without asking the model again. A change that moves no verdict (a comment) changes the stamp
+    too: re-grading is cheap, and a stale verdict is not.
+
+    Returns
+    -------
+    str
+        16 hexadecimal digits.
+    """
+    digest = hashlib.sha256()
+    for name in VERDICT_MODULES:
+        module = importlib.import_module(name)
+        root = Path(module.__file__).parent if hasattr(module, "__path__") else None
+        files = sorted(root.rglob("*.py")) if root else [Path(module.__file__)]
+        for path in files:
+            digest.update(f"{name}:{path.relative_to(root) if root else path.name}\n".encode())
+            digest.update(path.read_bytes().replace(b"\r\n", b"\n"))
+    for library in VERDICT_LIBRARIES:
+        digest.update(f"{library}=={_installed(library)}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def _installed(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"

@@ -9,8 +9,11 @@ follows BFCL's semantics, written here from its documented behaviour:
 1. Calls are taken exactly as written (the ``as_written`` rule): tool names must match exactly,
    nothing is re-nested.
 2. The number of calls must equal the number of gold calls. Gold calls and reply calls are
-   matched order-free, each gold call to a distinct call (a maximum matching; BFCL matches
-   greedily in gold order, which can miss a matching that exists).
+   matched order-free, each gold call to a distinct call, the way BFCL's
+   ``parallel_function_checker_no_order`` does: greedily, each gold call in turn taking the
+   first call not yet taken that satisfies it. Greedy matching can miss a matching that exists
+   (gold 1 accepts calls A and B, gold 2 only A, and A comes first): ``matching="optimal"``
+   finds one whenever there is one (a maximum matching by augmenting paths).
 3. Every required parameter must be present.
 4. An argument must be a declared parameter *and* be listed in the gold call: an extra argument
    fails even when it equals the parameter's default.
@@ -22,7 +25,9 @@ follows BFCL's semantics, written here from its documented behaviour:
    deep, unless the argument may be left out.
 6. Strings compare after normalising both sides: lower case, ``'`` as ``"``, and spaces and
    ``, . / - _ * ^`` removed ("April 1, 2024" equals "april 1 2024"). So do the strings directly
-   inside a list, and the string values of a dict.
+   inside a list, and the string values of a dict. BFCL's ``""`` marker is itself a string
+   answer: an argument that may be left out may also be given as ``""`` when it is a string (or
+   a variable name), or as any text that normalises to nothing (``","``).
 7. Dicts: the reply's dict must have the keys of one acceptable dict, with equal values (strings
    normalised). BFCL writes an acceptable dict with a list of options per key, ``""`` for a key
    that may be left out; ``datasets/build_bfcl.py`` expands those into every concrete dict, so
@@ -40,10 +45,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import GradingError
-from .grading import Verdict, call_schema_valid, calls_under_rule, unmatched_gold
+from .grading import Verdict, calls_under_rule, schema_check, unmatched_gold
 from .ir import GoldCall, ParamIR, ToolCall, Toolset, TypeIR
 
-__all__ = ["grade_possible_answers", "normalise_string"]
+__all__ = ["MATCHINGS", "grade_possible_answers", "normalise_string"]
 
 _DROPPED = re.compile(r"[ ,./\-_*^]")
 #: The Python type BFCL expects for each IR kind (``any`` is a string in BFCL's Python mapping).
@@ -120,12 +125,15 @@ def _value_problem(name: str, value: Any, t: TypeIR, accepted: Sequence[Any],
     """The first mismatch of one argument's value (points 6 to 8), "" when it matches."""
     expected = _expected_type(t)
     wrong = f"wrong value for {name}: {value!r} not in {list(accepted)!r}"
+    if omittable:  # BFCL keeps its "" marker among the answers: one more string answer
+        accepted = (*accepted, "")
     if variable:
         return "" if value in accepted else wrong
     if expected is dict:
         return "" if any(_dict_matches(value, a) for a in accepted) else wrong
     if expected is list and t.items is not None and _expected_type(t.items) is dict:
-        ok = any(isinstance(a, list) and len(a) == len(value)
+        # BFCL compares lengths first, and its "" marker is as long as an empty list
+        ok = any((isinstance(a, list) or a == "") and len(a) == len(value)
                  and all(isinstance(v, Mapping) and _dict_matches(v, d)
                          for v, d in zip(value, a)) for a in accepted)
         return "" if ok else wrong
@@ -165,8 +173,24 @@ def _call_problem(call: ToolCall, gold: GoldCall, toolset: Toolset) -> str:
     return ""
 
 
+#: How parallel calls are matched to gold calls (point 2).
+MATCHINGS = ("bfcl", "optimal")
+
+
+def _greedy_unmatched(edges: Sequence[Sequence[int]]) -> int | None:
+    """BFCL's matching: each gold call in order takes the first free call that satisfies it;
+    the first gold call left without one, or None."""
+    taken: set[int] = set()
+    for i, candidates in enumerate(edges):
+        free = next((j for j in candidates if j not in taken), None)
+        if free is None:
+            return i
+        taken.add(free)
+    return None
+
+
 def grade_possible_answers(parsed_or_calls: Any, gold: Sequence[GoldCall] | GoldCall,
-                           toolset: Toolset) -> Verdict:
+                           toolset: Toolset, *, matching: str = "bfcl") -> Verdict:
     """Grade a reply's calls against BFCL-style possible answers (points 1 to 10 above).
 
     Parameters
@@ -177,18 +201,26 @@ def grade_possible_answers(parsed_or_calls: Any, gold: Sequence[GoldCall] | Gold
         The possible answers: each argument's acceptable values, ``may_omit`` for BFCL's ``""``.
     toolset : Toolset
         The tools the model was shown; every gold call must name one of them.
+    matching : {"bfcl", "optimal"}
+        How parallel calls are matched to gold calls: ``"bfcl"`` greedily in gold order, as
+        BFCL's checker does (its verdicts are the reference); ``"optimal"`` by a maximum
+        matching, which accepts every reply for which some one-to-one matching exists.
 
     Returns
     -------
     Verdict
         ``correct`` by BFCL's rules; ``tool_correct``: the called names equal the gold names as
-        a multiset; ``schema_valid`` as in ``toolform.grading``; ``reason``: the first mismatch.
+        a multiset; ``schema_valid`` and ``schema_issue`` as in ``toolform.grading``;
+        ``reason``: the first mismatch.
 
     Raises
     ------
     GradingError
-        When a gold call names a tool the toolset lacks, or the inputs have the wrong type.
+        When a gold call names a tool the toolset lacks, the inputs have the wrong type, or
+        ``matching`` is not one of :data:`MATCHINGS`.
     """
+    if matching not in MATCHINGS:
+        raise GradingError(f"unknown matching {matching!r}; expected one of {list(MATCHINGS)}")
     golds = (gold,) if isinstance(gold, GoldCall) else tuple(gold)
     if not all(isinstance(g, GoldCall) for g in golds):
         raise GradingError("grade_possible_answers() takes GoldCall possible answers")
@@ -197,17 +229,23 @@ def grade_possible_answers(parsed_or_calls: Any, gold: Sequence[GoldCall] | Gold
             raise GradingError(f"gold call {g.name!r} is not a tool of the toolset")
     calls = calls_under_rule(parsed_or_calls, toolset, "as_written")
     tool_correct = Counter(c.name for c in calls) == Counter(g.name for g in golds)
-    schema_valid = all(call_schema_valid(c, toolset) for c in calls)
+    schema_valid, schema_issue = schema_check(calls, toolset)
 
     def verdict(reason: str) -> Verdict:
-        return Verdict(correct=not reason, tool_correct=tool_correct,
-                       schema_valid=schema_valid, reason=reason)
+        return Verdict(correct=not reason, tool_correct=tool_correct, schema_valid=schema_valid,
+                       reason=reason, schema_issue=schema_issue)
 
     if len(calls) != len(golds):
         return verdict(f"expected {len(golds)} call{'s' * (len(golds) != 1)}, got {len(calls)}")
     problems = [[_call_problem(c, g, toolset) for c in calls] for g in golds]
-    i = unmatched_gold([[j for j, p in enumerate(row) if not p] for row in problems])
+    edges = [[j for j, p in enumerate(row) if not p] for row in problems]
+    i = (_greedy_unmatched if matching == "bfcl" else unmatched_gold)(edges)
     if i is not None:
+        if edges[i]:  # a call fits, but another gold call took it
+            how = ("taken by earlier gold calls (BFCL's greedy matching)" if matching == "bfcl"
+                   else "each needed by another gold call")
+            return verdict(f"no call left for gold call {i + 1} ({golds[i].name}): the calls "
+                           f"that fit it are {how}")
         return verdict(next((p for p in problems[i] if not p.startswith("wrong tool")),
                             problems[i][0]))
     return verdict("")

@@ -6,6 +6,15 @@ under every rule, and appends the finished turn to a JSONL checkpoint before it 
 crash loses at most the turns in flight. Running again with the same checkpoint skips every turn
 already finished and retries the ones that ended in an error (their new row replaces the old).
 A model server that fails after its retries gives a row with ``error`` set, never an exception.
+
+Every row carries ``grading_version`` (``toolform.grading.grading_version()``, a stamp of the
+parser and grader code) and the reply as the server sent it (``reply``, ``reply_tool_calls``).
+On resume, a finished turn whose stamp differs from the running code's, or whose stored gold
+calls differ from its request's, is re-graded from its stored reply, without asking the model
+again, and the new row is appended. A row written before ``reply_tool_calls`` was kept can be
+re-graded when its protocol reads text (tools went to the server's API only for ``native``);
+an old ``native`` row cannot, keeps its verdicts and old stamp, and the run warns
+(``StaleVerdictWarning``).
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import warnings
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,8 +30,9 @@ from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
+from .errors import StaleVerdictWarning
 from .formats import get_format, render
-from .grading import RULES, grade_rules
+from .grading import RULES, grade_rules, grading_version
 from .ir import Request
 from .protocols import parse_reply
 from .possible_answers import grade_possible_answers
@@ -69,6 +80,8 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("n_tools", "int64", "tools", "tools shown in the prompt"),
     ("gold", "object", "", "gold calls (list of GoldCall dicts)"),
     ("reply", "string", "", "the model's reply text"),
+    ("reply_tool_calls", "object", "",
+     "native tool calls as the server sent them (OpenAI shape, arguments as JSON text), else None"),
     ("calls", "object", "", "parsed calls under the main rule (list of call dicts)"),
     ("n_calls", "int64", "calls", "number of parsed calls under the main rule"),
     ("parsed_strict", "boolean", "", "the asked protocol's own parser read a call"),
@@ -86,13 +99,20 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("correct_end_state", "boolean", "",
      "running the calls leaves the gold call's end state (tools with generator executors; else NA)"),
     ("tool_correct", "boolean", "", "the right tools were called (main rule's calls)"),
-    ("schema_valid", "boolean", "", "every call validates against its tool's schema"),
+    ("schema_valid", "boolean", "",
+     "every call (main rule) validates against its tool's schema; NA when a validator could not "
+     "run, or the turn failed"),
+    ("schema_issue", "string", "",
+     "each schema problem as 'tool: path: problem', or why a validator could not run"),
     ("reason", "string", "", "why the main-rule verdict failed"),
     ("schema_tokens", "Int64", "tokens", "tool block, estimated as characters / 4"),
     ("prompt_tokens", "Int64", "tokens", "prompt tokens the server counted"),
     ("completion_tokens", "Int64", "tokens", "completion tokens the server counted"),
     ("latency_s", "float64", "seconds", "wall time of the model request"),
     ("error", "string", "", "why the turn failed (model server error), else empty"),
+    ("grading_version", "string", "",
+     "stamp of the parser and grader code that gave the verdicts "
+     "(toolform.grading.grading_version)"),
 )
 
 
@@ -156,8 +176,7 @@ def _run_turn(cell: Cell, request: Request, client: Any, max_tokens: int) -> dic
     row: dict[str, Any] = {
         "cell": cell.label, "model": cell.model, "format_id": cell.format_id,
         "protocol_id": cell.protocol_id, "request_id": request.id, "category": request.category,
-        "n_tools": len(request.toolset), "gold": [g.to_dict() for g in request.gold],
-        "schema_tokens": None,
+        "n_tools": len(request.toolset), "schema_tokens": None,
     }
     try:
         prompt = render(request.toolset, cell.format_id, cell.protocol_id, request.text)
@@ -169,34 +188,61 @@ def _run_turn(cell: Cell, request: Request, client: Any, max_tokens: int) -> dic
         completion = client.complete(messages, max_tokens=max_tokens, temperature=0.0,
                                      tools=prompt.api_tools)
     except Exception as exc:  # a render or server failure becomes a row, never a lost turn
-        row.update(reply="", calls=[], n_calls=0, parsed_strict=False, parsed_lenient=False,
-                   lenient_protocol=None, format_compliant=False, renested=False,
-                   resolved_names=[], issues=[], correct_end_state=None,
+        row.update(reply="", reply_tool_calls=None, calls=[], n_calls=0, parsed_strict=False,
+                   parsed_lenient=False, lenient_protocol=None, format_compliant=False,
+                   renested=False, resolved_names=[], issues=[], correct_end_state=None,
                    correct_possible_answers=False, tool_correct=False,
-                   schema_valid=False,
+                   schema_valid=None, schema_issue="", gold=[g.to_dict() for g in request.gold],
                    reason="", prompt_tokens=None, completion_tokens=None, latency_s=None,
-                   error=f"{type(exc).__name__}: {exc}",
+                   error=f"{type(exc).__name__}: {exc}", grading_version=grading_version(),
                    **{f"correct_{rule}": False for rule in RULES})
         return row
-    # the whole completion: the native protocol reads its tool_calls, the others its text
-    parsed = parse_reply(completion, request.toolset, cell.protocol_id, rule="main")
+    row.update(reply=completion.text, reply_tool_calls=completion.tool_calls,
+               prompt_tokens=completion.prompt_tokens,
+               completion_tokens=completion.completion_tokens, latency_s=completion.latency_s,
+               error=None)
+    return _graded(row, request)
+
+
+def _graded(row: dict[str, Any], request: Request) -> dict[str, Any]:
+    """``row`` with every parse and verdict column filled from its stored reply.
+
+    The one grading path of a turn: a fresh turn and a re-graded one go through it alike.
+    """
+    # the whole reply: the native protocol reads its tool_calls, the others its text
+    reply = {"content": row["reply"], "tool_calls": row.get("reply_tool_calls")}
+    parsed = parse_reply(reply, request.toolset, row["protocol_id"], rule="main")
     verdicts = grade_rules(parsed, request.gold, request.toolset)
     main = verdicts["main"]
-    row.update(
-        reply=completion.text, calls=[c.to_dict() for c in parsed.calls],
-        n_calls=len(parsed.calls), parsed_strict=parsed.parsed_strict,
-        parsed_lenient=parsed.parsed_lenient, lenient_protocol=parsed.lenient_protocol,
-        format_compliant=parsed.format_compliant, renested=parsed.renested,
-        resolved_names=[list(r) for r in parsed.resolved_names], issues=list(parsed.issues),
-        correct_end_state=_end_state(parsed.calls, request),
-        correct_possible_answers=grade_possible_answers(parsed, request.gold,
-                                                        request.toolset).correct,
-        tool_correct=main.tool_correct, schema_valid=main.schema_valid, reason=main.reason,
-        prompt_tokens=completion.prompt_tokens, completion_tokens=completion.completion_tokens,
-        latency_s=completion.latency_s, error=None,
+    return {
+        **row, "gold": [g.to_dict() for g in request.gold],
+        "reply_tool_calls": row.get("reply_tool_calls"),  # None in rows older than the column
+        "calls": [c.to_dict() for c in parsed.calls],
+        "n_calls": len(parsed.calls), "parsed_strict": parsed.parsed_strict,
+        "parsed_lenient": parsed.parsed_lenient, "lenient_protocol": parsed.lenient_protocol,
+        "format_compliant": parsed.format_compliant, "renested": parsed.renested,
+        "resolved_names": [list(r) for r in parsed.resolved_names],
+        "issues": list(parsed.issues),
+        "correct_end_state": _end_state(parsed.calls, request),
+        "correct_possible_answers": grade_possible_answers(parsed, request.gold,
+                                                           request.toolset).correct,
+        "tool_correct": main.tool_correct, "schema_valid": main.schema_valid,
+        "schema_issue": main.schema_issue, "reason": main.reason,
+        "grading_version": grading_version(),
         **{f"correct_{rule}": v.correct for rule, v in verdicts.items()},
-    )
-    return row
+    }
+
+
+def _is_stale(row: dict[str, Any], request: Request) -> bool:
+    """A finished turn graded by other parser or grader code, or against other gold calls."""
+    gold = json.loads(json.dumps([g.to_dict() for g in request.gold], default=str))
+    return row.get("grading_version") != grading_version() or row.get("gold") != gold
+
+
+def _regradable(row: dict[str, Any]) -> bool:
+    """Whether the stored reply is all the server sent: always for rows that keep the server's
+    tool calls; for older rows, when the protocol reads text (only ``native`` sent tools)."""
+    return "reply_tool_calls" in row or row.get("protocol_id") != "native"
 
 
 def _end_state(calls: Sequence[Any], request: Request) -> bool | None:
@@ -227,7 +273,9 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
         returning a ``Completion`` (``OpenAICompatClient``, ``ReplayClient``...).
     checkpoint : path, optional
         JSONL file every finished turn is appended to. Turns already in it are not asked again
-        (those that ended in an error are); its rows are part of the result.
+        (those that ended in an error are); its rows are part of the result. Those graded by
+        other parser or grader code (``grading_version``) or against other gold calls are
+        re-graded from their stored replies first (see the module docstring).
     max_concurrency : int
         Requests in flight at once.
     max_tokens : int
@@ -242,6 +290,12 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
     pandas.DataFrame
         One row per (cell, request) turn with the columns of :data:`TURN_COLUMNS`, in cell then
         request order.
+
+    Warns
+    -----
+    StaleVerdictWarning
+        When the checkpoint holds turns that are stale but cannot be re-graded (their verdicts
+        are kept, with their old ``grading_version``).
     """
     from tqdm.auto import tqdm
 
@@ -252,6 +306,8 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
     todo = [(c, r) for c in cells for r in requests
             if not ((key := (c.model, c.label, r.id)) in done and not done[key].get("error"))]
     results = dict(done)
+    _regrade_stale(results, {(c.model, c.label, r.id): r for c in cells for r in requests},
+                   writer, checkpoint)
     bar = tqdm(total=len(cells) * len(requests), initial=len(cells) * len(requests) - len(todo),
                disable=not progress, desc="turns")
     with ThreadPoolExecutor(max_workers=max(1, max_concurrency)) as pool:
@@ -272,6 +328,26 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
              enumerate((c, r) for c in cells for r in requests)}
     rows = sorted((r for k, r in results.items() if k in order), key=lambda r: order[_turn_key(r)])
     return turns_frame(rows)
+
+
+def _regrade_stale(results: dict[tuple[str, str, str], dict[str, Any]],
+                   requests: dict[tuple[str, str, str], Request], writer: _Checkpoint,
+                   checkpoint: Any) -> None:
+    """Re-grade, in place and in the checkpoint, the finished turns whose verdicts are stale."""
+    kept = 0
+    for key, row in list(results.items()):
+        request = requests.get(key)
+        if request is None or row.get("error") or not _is_stale(row, request):
+            continue
+        if not _regradable(row):
+            kept += 1
+            continue
+        results[key] = _graded(row, request)
+        writer.append(results[key])
+    if kept:
+        warnings.warn(f"{checkpoint}: {kept} native-protocol turns were graded by older code and "
+                      "cannot be re-graded (the checkpoint predates reply_tool_calls); their "
+                      "verdicts are kept", StaleVerdictWarning, stacklevel=3)
 
 
 def _guarded(stop: threading.Event | None, cell: Cell, request: Request, client: Any,
