@@ -11,7 +11,7 @@ from typing import Any, Callable
 from ..errors import LoaderError
 from ..ir import Toolset
 from ._ir import from_ir, to_ir
-from ._jsonschema import Where, describe
+from ._jsonschema import Where, child, describe
 from ._vendors import (from_anthropic, from_bfcl, from_mcp, from_openai, to_anthropic, to_mcp,
                        to_openai)
 
@@ -37,8 +37,8 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     Raises
     ------
     LoaderError
-        When the file cannot be read, is not UTF-8, or is not one JSON document (the message
-        gives line and column).
+        When the file cannot be read, is not UTF-8, is not one JSON document (the message
+        gives line and column), or repeats a key within one object (the JSON path names it).
     """
     where = Where(os.fspath(path))
     try:
@@ -52,8 +52,9 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise where.error(f"not UTF-8 text (byte {exc.start})", "$") from None
+    repeated: list[tuple[dict, str]] = []
     try:
-        return json.loads(text)
+        obj = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, repeated))
     except json.JSONDecodeError as exc:
         hint = " (JSON lines? load one line at a time)" if exc.msg == "Extra data" else ""
         raise where.error(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}{hint}",
@@ -61,6 +62,40 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     except (ValueError, RecursionError) as exc:  # an integer past the digit limit; deep nesting
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise where.error(f"invalid JSON: {reason}", "$") from None
+    if repeated:
+        holder, key = repeated[0]
+        path = _path_of(obj, holder) or "$"
+        raise where.error(f"the key {key!r} appears twice in one object; JSON readers keep only "
+                          "one of the two values (here the last), so the file says two things",
+                          child(path, key))
+    return obj
+
+
+def _object(pairs: list[tuple[str, Any]], repeated: list[tuple[dict, str]]) -> dict:
+    """A JSON object from its pairs, noting a key that comes twice."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs) and not repeated:
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                repeated.append((obj, key))
+                break
+            seen.add(key)
+    return obj
+
+
+def _path_of(root: Any, target: dict) -> str | None:
+    """The JSON path of the object ``target`` inside ``root``."""
+    stack: list[tuple[Any, str]] = [(root, "$")]
+    while stack:
+        node, path = stack.pop()
+        if node is target:
+            return path
+        if isinstance(node, dict):
+            stack.extend((v, child(path, k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, child(path, i)) for i, v in enumerate(node))
+    return None
 
 
 def _item_kind(items: list | tuple) -> str | None:
