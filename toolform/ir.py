@@ -59,8 +59,8 @@ __all__ = [
 #: The kinds a ``TypeIR`` can have. ``any`` is a value with no declared type (BFCL ``any``, an
 #: MCP property with no ``type``); ``ref`` stands for the enclosing named type it names (see
 #: the module docstring).
-KINDS = ("string", "integer", "number", "boolean", "null", "object", "array", "enum", "union", "any",
-         "ref")
+KINDS = ("string", "integer", "number", "boolean", "null", "object", "array", "enum", "union",
+         "any", "ref")
 
 
 class _NoDefault:

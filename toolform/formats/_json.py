@@ -69,7 +69,7 @@ def json_schema_openai(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     entries = [{"type": "function", "function": function_entry(t)}
-               for t in prepare(toolset, options)]
+               for t in prepare(toolset, options, named_types=True)]
     return json.dumps(entries, indent=2, ensure_ascii=False)
 
 
@@ -193,7 +193,8 @@ def json_schema_flat(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    return json.dumps([function_entry(t) for t in prepare(toolset, options)], indent=2,
+    tools = prepare(toolset, options, named_types=True)
+    return json.dumps([function_entry(t) for t in tools], indent=2,
                       ensure_ascii=False)
 
 
@@ -231,7 +232,7 @@ def json_schema_anthropic(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     entries = []
-    for tool in prepare(toolset, options):
+    for tool in prepare(toolset, options, named_types=True):
         entry: dict[str, Any] = {"name": tool.name}
         if tool.description:
             entry["description"] = tool.description
@@ -407,7 +408,7 @@ def json_compact(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     entries = [{"type": "function", "function": function_entry(t)}
-               for t in prepare(toolset, options)]
+               for t in prepare(toolset, options, named_types=True)]
     return json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -534,7 +535,7 @@ def jsonl(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     return "".join(json.dumps(function_entry(t), ensure_ascii=False) + "\n"
-                   for t in prepare(toolset, options))
+                   for t in prepare(toolset, options, named_types=True))
 
 
 Path = tuple[Any, ...]
@@ -545,8 +546,9 @@ def lift_descriptions(entries: list[dict[str, Any]]
     """Take every description out of a list of function objects, noting where each was.
 
     Descriptions are lifted from the tool objects and from every schema inside ``parameters``
-    and ``returns`` (property schemas, array items, ``anyOf`` options); a property that happens
-    to be *called* ``description`` is a name, not prose, and stays.
+    and ``returns`` (property schemas, array items, ``anyOf`` options, map value and key
+    schemas, ``$defs``); a property that happens to be *called* ``description`` is a name, not
+    prose, and stays.
 
     Parameters
     ----------
@@ -567,11 +569,12 @@ def lift_descriptions(entries: list[dict[str, Any]]
         out = {k: v for k, v in s.items() if k != "description"}
         if "description" in s:
             comments[path] = s["description"]
-        if "properties" in s:
-            out["properties"] = {name: schema(sub, (*path, "properties", name))
-                                 for name, sub in s["properties"].items()}
-        if isinstance(s.get("items"), dict):
-            out["items"] = schema(s["items"], (*path, "items"))
+        for key in ("properties", "patternProperties", "$defs"):
+            if key in s:
+                out[key] = {name: schema(sub, (*path, key, name)) for name, sub in s[key].items()}
+        for key in ("items", "additionalProperties", "propertyNames"):
+            if isinstance(s.get(key), dict):
+                out[key] = schema(s[key], (*path, key))
         if "anyOf" in s:
             out["anyOf"] = [schema(sub, (*path, "anyOf", i)) for i, sub in enumerate(s["anyOf"])]
         return out
@@ -692,7 +695,8 @@ def json5(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    data, comments = lift_descriptions([function_entry(t) for t in prepare(toolset, options)])
+    tools = prepare(toolset, options, named_types=True)
+    data, comments = lift_descriptions([function_entry(t) for t in tools])
     return _commented(data, comments, key=_json5_key, scalar=_json5_scalar, trailing_comma=True)
 
 
@@ -728,7 +732,8 @@ def jsonc(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    data, comments = lift_descriptions([function_entry(t) for t in prepare(toolset, options)])
+    tools = prepare(toolset, options, named_types=True)
+    data, comments = lift_descriptions([function_entry(t) for t in tools])
     return _commented(data, comments, key=_json_key,
                       scalar=lambda v: json.dumps(v, ensure_ascii=False), trailing_comma=False)
 
@@ -771,7 +776,8 @@ def hjson(toolset: Toolset, options: RenderOptions) -> str:
         import hjson as hjson_lib
     except ImportError:
         raise MissingDependencyError("hjson", purpose="the hjson format") from None
-    return hjson_lib.dumps([function_entry(t) for t in prepare(toolset, options)],
+    tools = prepare(toolset, options, named_types=True)
+    return hjson_lib.dumps([function_entry(t) for t in tools],
                            ensure_ascii=False)
 
 

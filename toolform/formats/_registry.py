@@ -24,12 +24,17 @@ class RenderOptions:
     include_returns : bool
         Show return types where the format can.
     max_depth : int
-        Object nesting past this depth raises ``RenderError`` (guards recursive schemas).
+        Object nesting past this depth raises ``RenderError`` (guards schemas too deep to show).
+    recursion_depth : int
+        How many levels of a recursive type the formats that cannot name a type show (the
+        innermost references become ``any``); the JSON Schema formats write the type once
+        under ``$defs`` whatever this says. At least 1.
     """
 
     include_descriptions: bool = True
     include_returns: bool = True
     max_depth: int = 12
+    recursion_depth: int = 2
 
 
 Renderer = Callable[[Toolset, RenderOptions], str]

@@ -92,7 +92,7 @@ def hermes_tools(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    entries = _chat_entries(prepare(toolset, options))
+    entries = _chat_entries(prepare(toolset, options, named_types=True))
     for entry in entries:
         if "returns" in entry["function"]:
             entry["function"]["return"] = entry["function"].pop("returns")
@@ -146,7 +146,7 @@ def qwen_tools(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     lines = [_marked_json(e, ("<tools>", "</tools>"))
-             for e in _chat_entries(prepare(toolset, options))]
+             for e in _chat_entries(prepare(toolset, options, named_types=True))]
     return "\n".join(["# Tools", "", "You may call one or more functions to assist with the user "
                       "query.", "", "You are provided with function signatures within "
                       "<tools></tools> XML tags:", "<tools>", *lines, "</tools>"])
@@ -183,7 +183,7 @@ def granite_tools(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    functions = [function_entry(t) for t in prepare(toolset, options)]
+    functions = [function_entry(t) for t in prepare(toolset, options, named_types=True)]
     return "<|tool|>\n" + _marked_json(functions, ("<|tool|>",), indent=4)
 
 
@@ -218,7 +218,7 @@ def mistral_tools(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    text = _marked_json(_chat_entries(prepare(toolset, options)),
+    text = _marked_json(_chat_entries(prepare(toolset, options, named_types=True)),
                         ("[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]"))
     return f"[AVAILABLE_TOOLS] {text}[/AVAILABLE_TOOLS]"
 
@@ -256,7 +256,7 @@ def llama3_tools(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    entries = _chat_entries(prepare(toolset, options))
+    entries = _chat_entries(prepare(toolset, options, named_types=True))
     return ("Here is a list of functions in JSON format that you can invoke.\n\n"
             + json.dumps(entries, ensure_ascii=False, indent=4))
 
@@ -294,7 +294,7 @@ def glaive_tools(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     objects = [json.dumps(function_entry(t), ensure_ascii=False, indent=4)
-               for t in prepare(toolset, options)]
+               for t in prepare(toolset, options, named_types=True)]
     return "\n".join(["You are a helpful assistant with access to the following functions. "
                       "Use them if required -", *objects])
 
@@ -343,7 +343,7 @@ def mcp_manifest(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    tools = [_mcp_entry(t) for t in prepare(toolset, options)]
+    tools = [_mcp_entry(t) for t in prepare(toolset, options, named_types=True)]
     return json.dumps({"tools": tools}, ensure_ascii=False, indent=2)
 
 
@@ -382,7 +382,7 @@ def openai_responses(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     entries = []
-    for tool in prepare(toolset, options):
+    for tool in prepare(toolset, options, named_types=True):
         entry: dict[str, Any] = {"type": "function", "name": tool.name,
                                  "description": tool.description,
                                  "parameters": tool.input_schema(), "strict": False}
@@ -540,7 +540,7 @@ def gorilla_api(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     lines = []
-    for tool in prepare(toolset, options):
+    for tool in prepare(toolset, options, named_types=True):
         record: dict[str, Any] = {"domain": split_domain(tool.name)[0], "api_name": tool.name,
                                   "api_call": _api_call(tool),
                                   "api_arguments": tool.input_schema()}
@@ -599,7 +599,7 @@ def react_tools(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    tools = prepare(toolset, options)
+    tools = prepare(toolset, options, named_types=True)
     lines = []
     for tool in tools:
         head = f"{tool.name}: {_describe(tool)}" if tool.description else tool.name
@@ -646,7 +646,7 @@ def langchain_tools(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     lines = []
-    for tool in prepare(toolset, options):
+    for tool in prepare(toolset, options, named_types=True):
         head = f"{tool.name} - {_describe(tool)}" if tool.description else tool.name
         line = f"{head}, args: {tool.input_schema()!r}"
         if tool.returns is not None:

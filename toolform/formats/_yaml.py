@@ -71,7 +71,7 @@ def yaml_schema(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    entries = [function_entry(t) for t in prepare(toolset, options)]
+    entries = [function_entry(t) for t in prepare(toolset, options, named_types=True)]
     return yaml.dump(entries, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True,
                      default_flow_style=False, width=100)
 
@@ -289,7 +289,8 @@ def yaml_flow(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    lines = [f"- {_flow(function_entry(t))}" for t in prepare(toolset, options)]
+    tools = prepare(toolset, options, named_types=True)
+    lines = [f"- {_flow(function_entry(t))}" for t in tools]
     return "\n".join(lines or ["[]"]) + "\n"
 
 
@@ -366,7 +367,8 @@ def yaml_documented(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    data, comments = lift_descriptions([function_entry(t) for t in prepare(toolset, options)])
+    tools = prepare(toolset, options, named_types=True)
+    data, comments = lift_descriptions([function_entry(t) for t in tools])
     return YamlWriter(comments).dump(data)
 
 
@@ -382,10 +384,12 @@ def _intern(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     def schema(s: dict[str, Any]) -> dict[str, Any]:
         out = dict(s)
-        if "properties" in s:
-            out["properties"] = {name: schema(sub) for name, sub in s["properties"].items()}
-        if isinstance(s.get("items"), dict):
-            out["items"] = schema(s["items"])
+        for key in ("properties", "patternProperties", "$defs"):
+            if key in s:
+                out[key] = {name: schema(sub) for name, sub in s[key].items()}
+        for key in ("items", "additionalProperties", "propertyNames"):
+            if isinstance(s.get(key), dict):
+                out[key] = schema(s[key])
         if "anyOf" in s:
             out["anyOf"] = [schema(sub) for sub in s["anyOf"]]
         key = json.dumps(out, sort_keys=True, ensure_ascii=False)
@@ -432,7 +436,7 @@ def yaml_anchors(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    entries = _intern([function_entry(t) for t in prepare(toolset, options)])
+    entries = _intern([function_entry(t) for t in prepare(toolset, options, named_types=True)])
     return YamlWriter(share=True).dump(entries)
 
 

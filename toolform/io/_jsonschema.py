@@ -562,7 +562,8 @@ class SchemaReader:
                 out[key] = {**x, **y}
                 for name in x.keys() & y.keys():
                     out[key][name] = {"allOf": [x[name], y[name]]}
-            elif key == "required" and isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+            elif key == "required" and isinstance(x, (list, tuple)) \
+                    and isinstance(y, (list, tuple)):
                 out[key] = [*x, *(n for n in y if n not in x)]
             elif key == "type":
                 out[key] = self._common_types(x, y, path)
