@@ -34,17 +34,8 @@ from toolform.protocols import get_protocol
 import toolsets
 
 ROOT = Path(__file__).resolve().parents[1]
-REAL = sorted((ROOT.parent / "shared" / "real" / "mcp").glob("*.json"))
-CASES = [*toolsets.BUILT, *(f"real:{p.stem}" for p in REAL)]
-
-
-@functools.lru_cache(maxsize=None)
-def load_case(case: str) -> Toolset:
-    if case.startswith("real:"):
-        from toolform.io import load_tools
-
-        return load_tools(ROOT.parent / "shared" / "real" / "mcp" / f"{case[5:]}.json")
-    return toolsets.BUILT[case]()
+CASES = toolsets.CASES
+load_case = toolsets.load_case
 
 
 @functools.lru_cache(maxsize=None)
@@ -223,7 +214,7 @@ def test_ini(case: str) -> None:
     parser = configparser.ConfigParser(interpolation=None, strict=True)
     parser.optionxform = str  # type: ignore[assignment,method-assign]
     parser.read_string(rendered("ini", case))
-    ts = load_case(case)
+    ts = toolsets.shown(load_case(case), "ini")
     assert parser.sections() == ts.names
     for tool in ts:
         section = parser[tool.name]
@@ -282,7 +273,7 @@ def test_jsonnet_evaluates_to_the_json_schema_tools(case: str) -> None:
     from toolform.formats._common import function_entry
 
     value = json.loads(_jsonnet.evaluate_snippet("tools.jsonnet", rendered("jsonnet", case)))
-    assert value == [function_entry(t) for t in load_case(case)]
+    assert value == [function_entry(t) for t in toolsets.shown(load_case(case), "jsonnet")]
 
 
 def _nix_names(text: str) -> set[str]:
@@ -937,7 +928,7 @@ def gbnf_to_lark(text: str) -> tuple[str, set[str], set[str]]:
 def test_gbnf_loads_and_accepts_the_gold_calls(case: str) -> None:
     from lark import Lark
 
-    ts = load_case(case)
+    ts = toolsets.shown(load_case(case), "gbnf_grammar")
     grammar, defined, used = gbnf_to_lark(rendered("gbnf_grammar", case))
     assert "root" in defined and used <= defined, used - defined
     parser = Lark(grammar, parser="earley", lexer="dynamic")
@@ -991,7 +982,7 @@ def ebnf_to_lark(text: str) -> tuple[str, set[str], set[str]]:
 def test_ebnf_defines_every_rule_and_accepts_the_gold_calls(case: str) -> None:
     from lark import Lark
 
-    ts = load_case(case)
+    ts = toolsets.shown(load_case(case), "ebnf_grammar")
     grammar, defined, used = ebnf_to_lark(rendered("ebnf_grammar", case))
     assert "calls" in defined and used <= defined, used - defined
     parser = Lark(grammar, parser="earley", lexer="dynamic")

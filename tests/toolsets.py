@@ -8,7 +8,15 @@ a union; 5 depth 3, two unions, two arrays, three enums, six optional parameters
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
+
+#: The real MCP catalogues the repository ships: one IR JSON file per server (the same
+#: ``tools/list`` captures the study used), ``datasets/mcp/<server>.json``.
+REAL_MCP = Path(__file__).resolve().parents[1] / "datasets" / "mcp"
+REAL_SERVERS = sorted(p.stem for p in REAL_MCP.glob("*.json") if p.stem != "catalogue")
 
 S = TypeIR("string")
 I = TypeIR("integer")
@@ -214,3 +222,31 @@ def generated() -> Toolset:
 
 BUILT = {**TIERS, "awkward": awkward, "generated": generated, "recursive": recursive,
          "maps": maps}
+#: Every case the format tests run: the built toolsets and ``real:<server>`` for each real
+#: catalogue in ``datasets/mcp``.
+CASES = [*BUILT, *(f"real:{server}" for server in REAL_SERVERS)]
+
+
+@functools.lru_cache(maxsize=None)
+def load_case(case: str) -> Toolset:
+    """A test toolset by id: a built one, or ``real:<server>`` from ``datasets/mcp``."""
+    if not case.startswith("real:"):
+        return BUILT[case]()
+    from toolform.io import load_tools
+
+    return load_tools(REAL_MCP / f"{case[5:]}.json")
+
+
+def shown(toolset: Toolset, fmt: str) -> Toolset:
+    """What format ``fmt`` shows of ``toolset``: the toolset itself for a format with named
+    types, else its plain form (recursive types unrolled, maps with stand-in keys; grammars
+    keep maps open)."""
+    from toolform.formats import get_format
+    from toolform.formats._common import plain_toolset
+
+    spec = get_format(fmt)
+    if spec.named_types:
+        return toolset
+    return plain_toolset(toolset, stand_in_keys=spec.family != "grammar" or fmt in (
+        "typed_lambda", "symbolic_compressed"))
+

@@ -137,30 +137,49 @@ def _stand_in_keys(t: TypeIR) -> TypeIR:
                    pattern_types=(), additional=False if t.additional is False else None)
 
 
-def plain_type(t: TypeIR, recursion_depth: int = 2) -> TypeIR:
+def _free_keys(t: TypeIR) -> TypeIR:
+    """``t`` with every map written as a free-form object (keys and values of any type)."""
+    t = t.map_children(_free_keys)
+    if not t.is_map:
+        return t
+    return replace(t, value_type=None, key_type=None, pattern_types=(), additional=True)
+
+
+def plain_type(t: TypeIR, recursion_depth: int = 2, stand_in_keys: bool = True) -> TypeIR:
     """``t`` in the kinds every format can write: each recursive type unrolled to
     ``recursion_depth`` levels (its innermost references become ``any``, see
     :func:`toolform.ir.unrolled`), each map an object with one stand-in field per kind of key
     (``<key>``, ``<key matching the pattern P>``, :func:`key_label`) whose type is the values'
-    type. A type with neither is returned as is."""
+    type; with ``stand_in_keys=False`` (for grammars, which must not force a literal
+    ``<key>``) a free-form object instead. A type with neither is returned as is."""
     if not any(node.name or node.kind == "ref" or node.is_map for node in t.walk()):
         return t
-    return _stand_in_keys(unrolled(t, recursion_depth))
+    flat = unrolled(t, recursion_depth)
+    return _stand_in_keys(flat) if stand_in_keys else _free_keys(flat)
 
 
-def _plain_tool(tool: ToolIR, recursion_depth: int) -> ToolIR:
+def plain_toolset(toolset: Toolset, recursion_depth: int = 2,
+                  stand_in_keys: bool = True) -> Toolset:
+    """``toolset`` with :func:`plain_type` applied to every parameter and return type: what
+    a format without ``named_types`` shows."""
+    return replace(toolset, tools=tuple(_plain_tool(t, recursion_depth, stand_in_keys)
+                                        for t in toolset))
+
+
+def _plain_tool(tool: ToolIR, recursion_depth: int, stand_in_keys: bool = True) -> ToolIR:
     """``tool`` with :func:`plain_type` applied throughout (``tool`` itself if that changes
     nothing)."""
-    params = tuple(p if (t := plain_type(p.type, recursion_depth)) is p.type
+    params = tuple(p if (t := plain_type(p.type, recursion_depth, stand_in_keys)) is p.type
                    else replace(p, type=t) for p in tool.params)
-    returns = None if tool.returns is None else plain_type(tool.returns, recursion_depth)
+    returns = None if tool.returns is None else plain_type(tool.returns, recursion_depth,
+                                                           stand_in_keys)
     if returns is tool.returns and all(a is b for a, b in zip(params, tool.params)):
         return tool
     return replace(tool, params=params, returns=returns)
 
 
-def prepare(toolset: Toolset, options: RenderOptions, *, named_types: bool = False
-            ) -> list[ToolIR]:
+def prepare(toolset: Toolset, options: RenderOptions, *, named_types: bool = False,
+            stand_in_keys: bool = True) -> list[ToolIR]:
     """The tools to render, with the options applied and the depth checked.
 
     Parameters
@@ -176,6 +195,9 @@ def prepare(toolset: Toolset, options: RenderOptions, *, named_types: bool = Fal
         in its own syntax (the JSON Schema formats, through ``$defs``/``$ref`` and
         ``additionalProperties``/``patternProperties``); False gives every other format tools
         in the plain kinds of :func:`plain_type`.
+    stand_in_keys : bool, default True
+        With ``named_types=False``: maps as objects with stand-in keys (True) or as free-form
+        objects (False, for the grammars).
 
     Returns
     -------
@@ -192,7 +214,7 @@ def prepare(toolset: Toolset, options: RenderOptions, *, named_types: bool = Fal
         tools = [replace(t, returns=None) for t in tools]
     check_depth(tools, options)  # before the recursive rewriting below
     if not named_types:
-        plain = [_plain_tool(t, options.recursion_depth) for t in tools]
+        plain = [_plain_tool(t, options.recursion_depth, stand_in_keys) for t in tools]
         if any(a is not b for a, b in zip(plain, tools)):
             check_depth(plain, options)
         tools = plain

@@ -405,7 +405,8 @@ def _grammar_text(toolset: Toolset, options: RenderOptions, dialect: Dialect,
                   rule_name: Callable[[Sequence[str]], str], start: str, header: list[str]
                   ) -> str:
     g = CallGrammar(rule_name)
-    tools = [g.tool(t) for t in prepare(toolset, options)]
+    # a grammar must accept every key of a map, never a literal stand-in: maps stay open
+    tools = [g.tool(t) for t in prepare(toolset, options, stand_in_keys=False)]
     call = rule_name(["call"])
     calls = _alt(*(Ref(r.name) for r in tools)) if tools else Lit("")
     top = [Rule(start, _alt(Ref(call), _seq(Lit("["), Ref(call), Rep(_seq(Lit(", "),
@@ -605,7 +606,7 @@ def regex_spec(toolset: Toolset, options: RenderOptions) -> str:
     lines = ['# Each pattern (Python re syntax) matches a whole call of its tool written as',
              '# {"name": ..., "arguments": {...}} with ", " and ": " between items and the',
              '# arguments in the order listed; nested objects match any JSON object.']
-    for tool in prepare(toolset, options):
+    for tool in prepare(toolset, options, stand_in_keys=False):
         g = CallGrammar(_snake_rule, nest=False)
         rule = g.tool(tool)
         lines += ["", *(f"# {line}" for line in rule.notes)]

@@ -42,6 +42,7 @@ __all__ = [
                  "reference every other format is compared with."),
     language="json",
     core=True,
+    named_types=True,
 )
 def json_schema_openai(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as OpenAI tool definitions, pretty-printed JSON (indent 2).
@@ -168,6 +169,7 @@ def minimal_entry(tool: ToolIR) -> dict[str, Any]:
                  "{name, description, parameters} objects, so the wrapper's cost can be read "
                  "off by comparison."),
     language="json",
+    named_types=True,
 )
 def json_schema_flat(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a pretty-printed JSON list of bare function objects (indent 2).
@@ -206,6 +208,7 @@ def json_schema_flat(toolset: Toolset, options: RenderOptions) -> str:
                  "{name, description, input_schema} objects; the schema content is the OpenAI "
                  "format's, only the key names differ."),
     language="json",
+    named_types=True,
 )
 def json_schema_anthropic(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Anthropic tool definitions, pretty-printed JSON (indent 2).
@@ -383,6 +386,7 @@ def json_schema_draft2020(toolset: Toolset, options: RenderOptions) -> str:
                  "out: the same content, bytes for bytes, at the smallest JSON size."),
     language="json",
     compressed=True,
+    named_types=True,
 )
 def json_compact(toolset: Toolset, options: RenderOptions) -> str:
     """Render ``json_schema_openai``'s content as minified JSON on one line.
@@ -510,6 +514,7 @@ def json_names_params(toolset: Toolset, options: RenderOptions) -> str:
                  "parameters, returns) with no enclosing array, the NDJSON layout of logs and "
                  "datasets."),
     language="jsonl",
+    named_types=True,
 )
 def jsonl(toolset: Toolset, options: RenderOptions) -> str:
     """Render one bare function object per line (JSON Lines).
@@ -668,6 +673,7 @@ def _json5_scalar(value: Any) -> str:
                  "single-quoted strings, trailing commas, and each description moved into a "
                  "// comment over the key it documents."),
     language="json5",
+    named_types=True,
 )
 def json5(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as JSON5 with descriptions in ``//`` comments.
@@ -708,6 +714,7 @@ def json5(toolset: Toolset, options: RenderOptions) -> str:
                  "taken out of the data and written as a // comment over its key: the prose "
                  "and the structure kept apart, neither removed."),
     language="jsonc",
+    named_types=True,
 )
 def jsonc(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as JSON with ``//`` comment lines holding the descriptions.
@@ -746,6 +753,7 @@ def jsonc(toolset: Toolset, options: RenderOptions) -> str:
                  "strings, no commas, multi-line prose in ''' blocks; a JSON superset that "
                  "reads like an indented outline."),
     language="hjson",
+    named_types=True,
 )
 def hjson(toolset: Toolset, options: RenderOptions) -> str:
     """Render the function objects of ``json_schema_flat`` as Hjson.

@@ -47,7 +47,10 @@ class FormatSpec:
     ``id`` equals the renderer's function name. ``supports_*`` say what the format can express;
     ``lossy`` formats may drop exactly what those flags exclude. ``language`` names the real
     language the block is written in (``"xml"``, ``"python"``, ``None`` for prose), for the
-    validity tests.
+    validity tests. ``named_types`` formats write a recursive type once under its name and a
+    map in their own syntax (JSON Schema's ``$defs``/``$ref`` and ``additionalProperties``);
+    every other format shows a recursive type unrolled to ``RenderOptions.recursion_depth``
+    levels and a map as an object with stand-in keys (``toolform.formats._common.plain_type``).
     """
 
     id: str
@@ -67,6 +70,7 @@ class FormatSpec:
     compressed: bool = False
     core: bool = False
     two_stage: bool = False
+    named_types: bool = False
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:

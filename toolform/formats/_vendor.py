@@ -57,6 +57,7 @@ def _shape_flags(default_protocol: str, **extra: Any) -> dict[str, Any]:
                  "gets function signatures inside <tools></tools> XML tags, then one "
                  "OpenAI-style function JSON per line inside the tags."),
     **_shape_flags("tool_call_tags"),
+    named_types=True,
 )
 def hermes_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as the Hermes system prompt's tool section.
@@ -110,6 +111,7 @@ def hermes_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "saying that function signatures are given within <tools></tools> XML tags, "
                  "and one OpenAI-style tool JSON per line inside the tags."),
     **_shape_flags("tool_call_tags"),
+    named_types=True,
 )
 def qwen_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as the ``# Tools`` section of Qwen's chat template.
@@ -158,6 +160,7 @@ def qwen_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "array of function objects (name, description, parameters), indented by "
                  "four spaces."),
     **_shape_flags("tool_call_tags"),
+    named_types=True,
 )
 def granite_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Granite ``<|tool|>`` block.
@@ -193,6 +196,7 @@ def granite_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "JSON between [AVAILABLE_TOOLS] and [/AVAILABLE_TOOLS], as the v3 tokenizer "
                  "writes it."),
     **_shape_flags("json_array"),
+    named_types=True,
 )
 def mistral_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset between Mistral's ``[AVAILABLE_TOOLS]`` control tokens.
@@ -231,6 +235,7 @@ def mistral_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "format that you can invoke.' followed by the OpenAI-style tool list, "
                  "pretty-printed with an indent of four."),
     **_shape_flags("json_object"),
+    named_types=True,
 )
 def llama3_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Llama 3's JSON function list.
@@ -267,6 +272,7 @@ def llama3_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "assistant with access to the following functions. Use them if required -' "
                  "then each function's JSON object, indented by four, one after another."),
     **_shape_flags("json_object"),
+    named_types=True,
 )
 def glaive_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Glaive's system prompt.
@@ -317,6 +323,7 @@ def _mcp_entry(tool: ToolIR) -> dict[str, Any]:
                  "and outputSchema, pretty-printed JSON."),
     language="json",
     **_shape_flags("json_object"),
+    named_types=True,
 )
 def mcp_manifest(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as an MCP ``tools/list`` result.
@@ -354,6 +361,7 @@ def mcp_manifest(toolset: Toolset, options: RenderOptions) -> str:
                  "wrapper of Chat Completions, pretty-printed JSON."),
     language="json",
     **_shape_flags("json_object"),
+    named_types=True,
 )
 def openai_responses(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Responses API function tools.
@@ -511,6 +519,7 @@ def _api_call(tool: ToolIR) -> str:
                  "functionality and description; an API catalogue rather than signatures."),
     language="jsonl",
     **_shape_flags("python_call"),
+    named_types=True,
 )
 def gorilla_api(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as a Gorilla-style API record, one JSON object per line.
@@ -565,6 +574,7 @@ def _describe(tool: ToolIR) -> str:
                  "then one line per tool, 'name: description, args: {JSON Schema}', and the "
                  "list of valid tool names."),
     **_shape_flags("react"),
+    named_types=True,
 )
 def react_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a ReAct prompt's tool list.
@@ -617,6 +627,7 @@ def react_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "description, args: {...}', the args written as a Python dict literal of "
                  "the parameters' JSON Schema."),
     **_shape_flags("react"),
+    named_types=True,
 )
 def langchain_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as LangChain's ``render_text_description_and_args`` does.

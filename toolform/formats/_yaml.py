@@ -45,6 +45,7 @@ class _BlockDumper(yaml.SafeDumper):
                  "fewer tokens on the same content."),
     language="yaml",
     core=True,
+    named_types=True,
 )
 def yaml_schema(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a block-style YAML list of tool definitions.
@@ -265,6 +266,7 @@ class YamlWriter:
                  "JSON with fewer quotes."),
     language="yaml",
     compressed=True,
+    named_types=True,
 )
 def yaml_flow(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as a flow mapping on one line, in a block sequence.
@@ -341,6 +343,7 @@ def yaml_minimal(toolset: Toolset, options: RenderOptions) -> str:
                  "description moved into # comment lines over the tool or key it documents, "
                  "as in annotated Kubernetes or Ansible files."),
     language="yaml",
+    named_types=True,
 )
 def yaml_documented(toolset: Toolset, options: RenderOptions) -> str:
     """Render the tool definitions as block YAML with descriptions in ``#`` comments.
@@ -409,6 +412,7 @@ def _intern(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     language="yaml",
     novel=True,
     compressed=True,
+    named_types=True,
 )
 def yaml_anchors(toolset: Toolset, options: RenderOptions) -> str:
     """Render the tool definitions as block YAML, repeated sub-schemas as anchors and aliases.
