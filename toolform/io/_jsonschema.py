@@ -600,7 +600,7 @@ class SchemaReader:
             elif key == "nullable" and isinstance(x, bool) and isinstance(y, bool):
                 out[key] = x and y
             elif key in ("anyOf", "oneOf"):
-                raise self.where.error(f"allOf members with a {key} each are not supported (the "
+                raise self.where.error(f"allOf members with an {key} each are not supported (the "
                                        "IR would need every combination of their alternatives)",
                                        path)
         if "anyOf" in a and "oneOf" in b or "oneOf" in a and "anyOf" in b:
@@ -831,16 +831,16 @@ class SchemaReader:
             if not isinstance(name, str):
                 raise self.where.error(f"property names must be strings, got {describe(name)}",
                                        props_path)
-            if not name.strip():
-                raise self.where.error(f"a property name must not be empty, got {describe(name)}",
+            if not name:
+                raise self.where.error("a property name must not be empty",
                                        child(props_path, name))
             fields.append(self._param(name, sub, child(props_path, name), name in names, depth))
         for i, name in enumerate(required):
             if name not in props and name in names:
                 names.remove(name)  # once per name
-                if not name.strip():
-                    raise self.where.error(f"a property name must not be empty, got "
-                                           f"{describe(name)}", child(required_path, i))
+                if not name:
+                    raise self.where.error("a property name must not be empty",
+                                           child(required_path, i))
                 self.where.warn("required-not-declared",
                                 f"required names {name!r}, which properties does not declare; "
                                 "read as a required key of any type", child(required_path, i))
@@ -857,7 +857,7 @@ class SchemaReader:
             default = self.where.check_json(expanded["default"], default_path)
             if not _fits(default, kind):
                 self.where.warn("default-wrong-type",
-                                f"the default {describe(default)} is not a value of the "
+                                f"the default ({describe(default)}) is not a value of the "
                                 f"parameter's type ({_kind_phrase(kind)}); kept as written",
                                 default_path)
         return ParamIR(name=name, type=kind,
@@ -908,8 +908,8 @@ class SchemaReader:
             return None
         if found.kind not in ("string", "enum") or found.nullable or (
                 found.kind == "enum" and found.enum_base() != "string"):
-            raise self.where.error(f"propertyNames must describe strings (object keys), got a "
-                                   f"{_kind_phrase(found)} schema", names_path)
+            raise self.where.error(f"propertyNames must describe strings (object keys), got "
+                                   f"{_kind_phrase(found)}", names_path)
         return found
 
     def _items(self, schema: dict, path: str, depth: int) -> TypeIR | None:

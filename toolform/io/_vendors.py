@@ -73,6 +73,7 @@ def read_toolset(obj: Any, source: str, wrappers: tuple[tuple[str, ...], ...], e
     for index, (item, item_path) in enumerate(_find_tools(obj, top, wrappers, expected, single)):
         anonymous = top.for_tool(f"#{index}")
         item = anonymous.want_dict(item, item_path, "a tool")
+        check_text(anonymous, item, item_path)
         spec, spec_path = unwrap(item, item_path, anonymous)
         name_path = child(spec_path, "name")
         if "name" not in spec:
@@ -85,7 +86,6 @@ def read_toolset(obj: Any, source: str, wrappers: tuple[tuple[str, ...], ...], e
         if name in seen:
             raise where.error(f"duplicate tool name {name!r} (first at {seen[name]})", name_path)
         seen[name] = name_path
-        check_text(where, item, item_path)
         check_tool_name(where, name, name_path)
         tools.append(read(spec, spec_path, where))
     # a definition used in several places is read (and reported) once per place: once is enough
@@ -126,15 +126,15 @@ def check_text(where: Where, item: Any, path: str) -> None:
     while stack:
         value, at = stack.pop()
         if isinstance(value, str):
-            if _SURROGATE.search(value):
-                raise where.error(f"{describe(value)} holds a lone surrogate "
-                                  f"(U+{ord(_SURROGATE.search(value).group()):04X}), which is "
-                                  "not Unicode text", at)
+            found = _SURROGATE.search(value)
+            if found:
+                raise where.error(f"the string {json.dumps(value[:40])} holds a lone surrogate "
+                                  f"(U+{ord(found.group()):04X}), which is not Unicode text", at)
         elif isinstance(value, dict):
             for key, inner in value.items():
                 if isinstance(key, str) and _SURROGATE.search(key):
-                    raise where.error(f"the key {describe(key)} holds a lone surrogate, which "
-                                      "is not Unicode text", at)
+                    raise where.error(f"the key {json.dumps(key[:40])} holds a lone surrogate, "
+                                      "which is not Unicode text", at)
                 stack.append((inner, child(at, key) if isinstance(key, str) else at))
         elif isinstance(value, (list, tuple)):
             stack.extend((inner, child(at, i)) for i, inner in enumerate(value))
