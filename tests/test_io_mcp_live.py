@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 pytest.importorskip("mcp", reason="the mcp SDK is not installed (pip install mcp)")
 
@@ -133,3 +134,61 @@ def test_real_public_server_matches_its_capture():
         capture = json.loads(capture_path.read_text(encoding="utf-8"))
         if capture["version"] == installed:  # the same release lists the same tools
             assert live == from_mcp(capture)
+
+
+class Filter(BaseModel):
+    """A filter whose all_of holds filters."""
+
+    field: str | None = None
+    equals: str | None = None
+    all_of: list[Filter] | None = None
+
+
+class TreeNode(BaseModel):
+    """A directory tree."""
+
+    name: str
+    children: list[TreeNode] = []
+
+
+def test_recursive_and_map_schemas_from_the_python_sdk():
+    """The MCP Python SDK's own JSON Schema (pydantic) for a recursive model, a map and a
+    recursive return type, as its tools/list gives them, loads, and exports back to a schema
+    that accepts and rejects what the SDK's does."""
+    mcpserver = pytest.importorskip("mcp.server.mcpserver", reason="the mcp 2.x SDK is needed")
+    import jsonschema
+
+    server = mcpserver.MCPServer("toolform-test")
+
+    @server.tool()
+    def search(filter: Filter, labels: dict[str, int]) -> list[str]:
+        """Search with a filter."""
+        return []
+
+    @server.tool()
+    def directory_tree(path: str) -> TreeNode:
+        """The tree below a directory."""
+        return TreeNode(name=path)
+
+    listed = asyncio.run(server.list_tools())
+    raw = {"tools": [t.model_dump(by_alias=True, exclude_none=True) for t in listed]}
+    tools = from_mcp(json.loads(json.dumps(raw)))
+    assert tools.warnings == ()
+    found = tools["search"]
+    assert found.param("filter").type.name == "Filter"
+    assert found.param("labels").type == TypeIR("object", value_type=TypeIR("integer"))
+    tree = tools["directory_tree"]
+    assert tree.params[0].type == TypeIR("string") and "TreeNode" in tree.named_types()
+    calls = [({"filter": {"all_of": [{"field": "a", "equals": "b"}, {"all_of": []}]},
+               "labels": {"x": 1}}, True),
+             ({"filter": {"all_of": [{"field": 3}]}, "labels": {}}, False),
+             ({"filter": {}, "labels": {"x": "1"}}, False)]
+    original = raw["tools"][[t["name"] for t in raw["tools"]].index("search")]["inputSchema"]
+    for call, valid in calls:
+        assert jsonschema.Draft202012Validator(original).is_valid(call) == valid
+        assert jsonschema.Draft202012Validator(found.input_schema()).is_valid(call) == valid
+    out = raw["tools"][[t["name"] for t in raw["tools"]].index("directory_tree")]["outputSchema"]
+    deep = {"name": "/", "children": [{"name": "a", "children": [{"name": "b"}]}]}
+    for value, valid in ((deep, True), ({"name": "/", "children": [{"children": []}]}, False)):
+        assert jsonschema.Draft202012Validator(out).is_valid(value) == valid
+        assert jsonschema.Draft202012Validator(tree.output_schema()).is_valid(value) == valid
