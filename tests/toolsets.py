@@ -245,8 +245,9 @@ def shown(toolset: Toolset, fmt: str) -> Toolset:
     from toolform.formats._common import plain_toolset
 
     spec = get_format(fmt)
-    if spec.named_types:
+    if spec.named_types and spec.family != "grammar":
         return toolset
+    # a grammar's calls: recursion to any depth, maps open; these examples stay shallow
     return plain_toolset(toolset, stand_in_keys=spec.family != "grammar" or fmt in (
         "typed_lambda", "symbolic_compressed"))
 
