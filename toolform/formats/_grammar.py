@@ -12,6 +12,13 @@ nested objects are rules of their own. Each dialect prints the same tree in its 
 nesting, match nested objects as any JSON object.
 
 Constraints a context-free grammar cannot state (bounds, lengths, patterns) are comments.
+
+Recursive and map types (see ``toolform.ir``): EBNF and GBNF give a recursive type one rule of
+its own, which its uses inside refer to (a call of any depth is in the language), and read a
+map as any JSON object (its declared fields in the comments); the regular expressions and the
+two type notations show a recursive type unrolled to ``RenderOptions.recursion_depth`` levels
+(the regular expressions match any object below the arguments anyway), the type notations a
+map with stand-in keys (``<key>``, ``<key matching the pattern P>``).
 """
 
 from __future__ import annotations

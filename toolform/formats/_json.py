@@ -10,6 +10,15 @@ rungs of the study's schema-component ladder.
 JSON5 and JSONC move every description out of the data into a ``//`` comment on the line(s)
 above the value it described (:func:`lift_descriptions` says where); ``yaml_documented`` does
 the same with ``#`` comments.
+
+Recursive and map types (see ``toolform.ir``): every format here that writes JSON Schema
+(``named_types``) writes a recursive type once, under ``$defs`` at the root of the schema it
+belongs to, and uses it through ``{"$ref": "#/$defs/<name>"}``; a map is
+``additionalProperties`` with a schema, ``patternProperties`` and ``propertyNames``. The
+skeletons (``json_minimal``, ``json_names_params``), ``json_schema_draft2020``,
+``json_dotted_paths`` and the OpenAPI document (whose ``$ref`` would resolve against the
+document, not the schema) show a recursive type unrolled to ``RenderOptions.recursion_depth``
+levels and a map with stand-in keys (``<key>``, ``<key matching the pattern P>``).
 """
 
 from __future__ import annotations

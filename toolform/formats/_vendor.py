@@ -8,6 +8,12 @@ entry of ``_common.function_entry`` (name, description, parameters, and ``return
 :func:`_marked_json` (JSON that cannot contain the markers around it), the Python writer of
 ``_code`` for the Python-shaped listings, and the compact notation of ``_common`` for the
 one-line ones.
+
+Recursive and map types (see ``toolform.ir``): the listings that embed JSON Schema
+(``named_types``: Hermes, Qwen, Granite, Mistral, Llama 3, Glaive, MCP, Responses, Gorilla,
+ReAct, LangChain) write a recursive type once under ``$defs`` and a map as
+``additionalProperties``/``patternProperties``; the others show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels and a map with stand-in keys (``<key>``).
 """
 
 from __future__ import annotations

@@ -9,6 +9,12 @@ null (``yes``, ``off``, ``null``...); every other string is double-quoted with e
 anything outside YAML's printable set. Floats always carry a ``.`` so YAML 1.1 readers see a
 float. So ``yaml.safe_load`` of its output gives back the data exactly, and it is an order of
 magnitude faster than PyYAML's pure-Python emitter.
+
+Recursive and map types (see ``toolform.ir``): the JSON Schema formats here (``named_types``)
+write a recursive type once under ``$defs`` and use it through ``$ref``, a map as
+``additionalProperties``/``patternProperties``/``propertyNames``; ``yaml_minimal`` and the
+OpenAPI document show a recursive type unrolled to ``RenderOptions.recursion_depth`` levels and
+a map with stand-in keys.
 """
 
 from __future__ import annotations

@@ -184,7 +184,11 @@ def load_tools(source: str | os.PathLike[str] | dict | list, kind: str | None = 
     Returns
     -------
     Toolset
-        With ``source`` set to the path (or ``"<object>"``).
+        With ``source`` set to the path (or ``"<object>"``), and ``warnings`` holding a
+        :class:`~toolform.errors.LoaderWarning` for each thing that loaded but was probably
+        not meant (codes: ``required-not-declared``, ``default-wrong-type``,
+        ``oneof-overlap``, ``allof-closed-object``, ``name-rejected-by-providers``; see
+        ``toolform/io/_jsonschema.py``).
 
     Raises
     ------

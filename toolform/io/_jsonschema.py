@@ -1042,7 +1042,15 @@ def json_schema_to_type(schema: Any, *, file: str = "<object>", tool: str | None
     ------
     LoaderError
         On anything the IR cannot hold or that is not valid JSON Schema: a wrong-typed keyword,
-        an unknown type name, an unresolvable or cyclic ``$ref``, nesting past :data:`MAX_DEPTH`.
+        an unknown type name, an unresolvable ``$ref`` or a ``$ref`` loop that never reaches a
+        schema, an invalid pattern, bounds no value meets, nesting past :data:`MAX_DEPTH`.
+
+    Warns
+    -----
+    LoaderWarning
+        Through :func:`warnings.warn`, for what the loaders report on ``Toolset.warnings``
+        (``required-not-declared``, ``default-wrong-type``, ``oneof-overlap``,
+        ``allof-closed-object``).
     """
     return SchemaReader(schema, path, Where(file, tool)).read_type()
 
