@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -12,8 +13,8 @@ from ..errors import LoaderError
 from ..ir import Toolset
 from ._ir import from_ir, to_ir
 from ._jsonschema import Where, child, describe
-from ._vendors import (from_anthropic, from_bfcl, from_mcp, from_openai, to_anthropic, to_mcp,
-                       to_openai)
+from ._vendors import (TEXT_CHECKED, from_anthropic, from_bfcl, from_mcp, from_openai,
+                       to_anthropic, to_mcp, to_openai)
 
 __all__ = ["EXPORT_KINDS", "LOAD_KINDS", "detect_kind", "export_tools", "load_tools",
            "read_json", "save_tools"]
@@ -40,6 +41,15 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         When the file cannot be read, is not UTF-8, is not one JSON document (the message
         gives line and column), or repeats a key within one object (the JSON path names it).
     """
+    return _read_json_text(path)[0]
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _read_json_text(path: str | os.PathLike[str]) -> tuple[Any, bool]:
+    """:func:`read_json`, and whether the text is free of escaped surrogates (then no string
+    in it can hold a lone one)."""
     where = Where(os.fspath(path))
     try:
         data = Path(path).read_bytes()
@@ -68,7 +78,7 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         raise where.error(f"the key {key!r} appears twice in one object; JSON readers keep only "
                           "one of the two values (here the last), so the file says two things",
                           child(path, key))
-    return obj
+    return obj, _SURROGATE_ESCAPE.search(text) is None
 
 
 def _object(pairs: list[tuple[str, Any]], repeated: list[tuple[dict, str]]) -> dict:
@@ -197,9 +207,10 @@ def load_tools(source: str | os.PathLike[str] | dict | list, kind: str | None = 
         kind, or any malformed tool; it names the file, the tool and the JSON path. No other
         exception leaves this function.
     """
+    checked = False
     if isinstance(source, (str, os.PathLike)):
         file = os.fspath(source)
-        obj = read_json(source)
+        obj, checked = _read_json_text(source)
     elif isinstance(source, (dict, list)):
         file, obj = "<object>", source
     else:
@@ -210,7 +221,11 @@ def load_tools(source: str | os.PathLike[str] | dict | list, kind: str | None = 
     loader = _LOADERS.get(kind) if isinstance(kind, str) else None
     if loader is None:
         raise LoaderError(f"unknown tools kind {kind!r}; kinds: {', '.join(LOAD_KINDS)}", file=file)
-    return loader(obj, file)
+    token = TEXT_CHECKED.set(checked)
+    try:
+        return loader(obj, file)
+    finally:
+        TEXT_CHECKED.reset(token)
 
 
 def export_tools(toolset: Toolset, kind: str) -> Any:

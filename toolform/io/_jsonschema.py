@@ -794,6 +794,8 @@ class SchemaReader:
 
     def _check_bounds(self, found: dict[str, Any], path: str) -> None:
         """Raise when a lower bound is past its upper bound: no value could be given."""
+        if len(found) < 2:
+            return
         for low, high, unit in (("min_length", "max_length", "characters"),
                                 ("min_items", "max_items", "items")):
             if found.get(low) is not None and found.get(high) is not None \

@@ -11,6 +11,7 @@ type, so :func:`to_openai` and :func:`to_anthropic` drop them; :func:`to_mcp` ke
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
 from typing import Any, Callable, Mapping
@@ -20,6 +21,7 @@ from ._jsonschema import BFCL_TYPES, JSON_TYPES, SchemaReader, Where, child, des
 
 __all__ = [
     "PROVIDER_NAME",
+    "TEXT_CHECKED",
     "as_is",
     "check_text",
     "check_tool_name",
@@ -73,7 +75,8 @@ def read_toolset(obj: Any, source: str, wrappers: tuple[tuple[str, ...], ...], e
     for index, (item, item_path) in enumerate(_find_tools(obj, top, wrappers, expected, single)):
         anonymous = top.for_tool(f"#{index}")
         item = anonymous.want_dict(item, item_path, "a tool")
-        check_text(anonymous, item, item_path)
+        if not TEXT_CHECKED.get():
+            check_text(anonymous, item, item_path)
         spec, spec_path = unwrap(item, item_path, anonymous)
         name_path = child(spec_path, "name")
         if "name" not in spec:
@@ -92,6 +95,11 @@ def read_toolset(obj: Any, source: str, wrappers: tuple[tuple[str, ...], ...], e
     found = {(w.code, w.tool, w.path, w.reason): w for w in top.sink or ()}
     return Toolset(tools=tuple(tools), source=source, warnings=tuple(found.values()))
 
+
+#: True while a loader reads an object parsed from JSON text that holds no ``\\uD800``-style
+#: escape: such an object cannot hold a lone surrogate (UTF-8 decoding never makes one), so
+#: :func:`check_text` is skipped.
+TEXT_CHECKED: contextvars.ContextVar[bool] = contextvars.ContextVar("TEXT_CHECKED", default=False)
 
 #: Tool names OpenAI's and Anthropic's APIs accept.
 PROVIDER_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
