@@ -34,17 +34,8 @@ from toolform.protocols import get_protocol
 import toolsets
 
 ROOT = Path(__file__).resolve().parents[1]
-REAL = sorted((ROOT.parent / "shared" / "real" / "mcp").glob("*.json"))
-CASES = [*toolsets.BUILT, *(f"real:{p.stem}" for p in REAL)]
-
-
-@functools.lru_cache(maxsize=None)
-def load_case(case: str) -> Toolset:
-    if case.startswith("real:"):
-        from toolform.io import load_tools
-
-        return load_tools(ROOT.parent / "shared" / "real" / "mcp" / f"{case[5:]}.json")
-    return toolsets.BUILT[case]()
+CASES = toolsets.CASES
+load_case = toolsets.load_case
 
 
 @functools.lru_cache(maxsize=None)
@@ -117,20 +108,41 @@ def check(found: Found, toolset: Toolset, *, nested: bool = True) -> None:
             assert not missing, (tool.name, missing)
 
 
-def gold_calls(toolset: Toolset) -> list[str]:
+#: Calls deeper than any unrolled example, for the grammars' recursive rules.
+DEEP_CALLS = {"recursive": [
+    ToolCall("search_records", {"filter": {"all_of": [{"all_of": [{"field": "a", "equals": "b"}]},
+                                                      {"negate": {"negate": None}}]}}),
+    ToolCall("set_value", {"key": "k", "value": {"a": [1, {"b": [[None, True]]}], "c": "d"}}),
+]}
+
+
+def gold_calls(toolset: Toolset, case: str = "") -> list[str]:
     """Calls of every tool written by the ``json_object`` protocol: with the required
-    arguments only, with every argument, and two calls at once."""
-    from toolform.formats._common import example_arguments
+    arguments only, with every argument, and two calls at once; the examples come from the
+    plain form of the tools (recursion unrolled), so those that break the tools' own schema
+    (an ``any`` where the unrolling stopped) are left out, and :data:`DEEP_CALLS` added."""
+    import jsonschema
+    from toolform.formats._common import example_arguments, plain_toolset
 
     writer = get_protocol("json_object").protocol
+    shown = plain_toolset(toolset, stand_in_keys=False)
+
+    def valid(call: ToolCall) -> bool:
+        schema = toolset[call.name].input_schema()
+        return jsonschema.Draft202012Validator(schema).is_valid(dict(call.arguments))
+
     out = []
-    for tool in toolset:
+    for tool in shown:
         for variant in (0, 1):
-            out.append(writer.write([ToolCall(tool.name, example_arguments(tool, variant))],
-                                    toolset))
-    if len(toolset) >= 1:
-        calls = [ToolCall(t.name, example_arguments(t, 1)) for t in list(toolset)[:2]]
-        out.append(writer.write(calls * (2 if len(calls) == 1 else 1), toolset))
+            call = ToolCall(tool.name, example_arguments(tool, variant))
+            if valid(call):
+                out.append(writer.write([call], toolset))
+    if len(shown) >= 1:
+        calls = [c for c in (ToolCall(t.name, example_arguments(t, 1)) for t in list(shown)[:2])
+                 if valid(c)]
+        if calls:
+            out.append(writer.write(calls * (2 if len(calls) == 1 else 1), toolset))
+    out += [writer.write([call], toolset) for call in DEEP_CALLS.get(case, ()) if valid(call)]
     return out
 
 
@@ -223,7 +235,7 @@ def test_ini(case: str) -> None:
     parser = configparser.ConfigParser(interpolation=None, strict=True)
     parser.optionxform = str  # type: ignore[assignment,method-assign]
     parser.read_string(rendered("ini", case))
-    ts = load_case(case)
+    ts = toolsets.shown(load_case(case), "ini")
     assert parser.sections() == ts.names
     for tool in ts:
         section = parser[tool.name]
@@ -282,7 +294,7 @@ def test_jsonnet_evaluates_to_the_json_schema_tools(case: str) -> None:
     from toolform.formats._common import function_entry
 
     value = json.loads(_jsonnet.evaluate_snippet("tools.jsonnet", rendered("jsonnet", case)))
-    assert value == [function_entry(t) for t in load_case(case)]
+    assert value == [function_entry(t) for t in toolsets.shown(load_case(case), "jsonnet")]
 
 
 def _nix_names(text: str) -> set[str]:
@@ -941,7 +953,7 @@ def test_gbnf_loads_and_accepts_the_gold_calls(case: str) -> None:
     grammar, defined, used = gbnf_to_lark(rendered("gbnf_grammar", case))
     assert "root" in defined and used <= defined, used - defined
     parser = Lark(grammar, parser="earley", lexer="dynamic")
-    for call in gold_calls(ts):
+    for call in gold_calls(ts, case):
         parser.parse(call)
     # a call of an unknown tool is not in the language
     with pytest.raises(Exception):
@@ -995,7 +1007,7 @@ def test_ebnf_defines_every_rule_and_accepts_the_gold_calls(case: str) -> None:
     grammar, defined, used = ebnf_to_lark(rendered("ebnf_grammar", case))
     assert "calls" in defined and used <= defined, used - defined
     parser = Lark(grammar, parser="earley", lexer="dynamic")
-    for call in gold_calls(ts):
+    for call in gold_calls(ts, case):
         parser.parse(call)
 
 

@@ -5,7 +5,7 @@ for the content its flags promise (tool names, parameter names, nested names, en
 descriptions), for the render options, for the depth guard (deep and cyclic schemas raise
 ``RenderError`` quickly) and, where its declared ``language`` has a parser in the standard
 library or the core dependencies, for parsing. The cases are the tier fixtures and the awkward
-toolset of ``tests/toolsets.py`` and every real MCP capture under ``../shared/real/mcp/``.
+toolset of ``tests/toolsets.py`` and every real MCP catalogue under ``datasets/mcp/``.
 
 Format-specific validity (JSON5, Hjson, CSV, OpenAPI, draft 2020-12...) is tested beside each
 family (``test_formats_json_yaml_tabular.py`` and the other families' files).
@@ -39,13 +39,9 @@ from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
 import toolsets
 
 ROOT = Path(__file__).resolve().parents[1]
-REAL_DIR = ROOT.parent / "shared" / "real" / "mcp"
-REAL = sorted(REAL_DIR.glob("*.json"))
-CASES = [*toolsets.BUILT, *(f"real:{p.stem}" for p in REAL)]
+CASES = toolsets.CASES
 FORMAT_IDS = format_ids()
 STUDY = {row["format_id"]: dict(row) for row in load_evidence("formats").rows}
-STUDY_FILE = ROOT.parent / "shared" / "study" / "formats.json"
-STUDY_WORDS = json.loads(STUDY_FILE.read_text())["data"] if STUDY_FILE.exists() else {}
 FACTS = ("family", "default_protocol", "supports_nesting", "supports_enum",
          "supports_constraints", "supports_optional", "supports_returns", "lossy", "compressed",
          "core", "novel", "two_stage")
@@ -58,14 +54,7 @@ NO_PARAMETERS = {"names_only"}
 EXAMPLE_ONLY = {"curl_examples", "few_shot_only", "worked_dialogue"}
 
 
-@functools.lru_cache(maxsize=None)
-def load_case(case: str) -> Toolset:
-    """A test toolset by id: a built one, or ``real:<server>`` through ``toolform.io``."""
-    if not case.startswith("real:"):
-        return toolsets.BUILT[case]()
-    from toolform.io import load_tools
-
-    return load_tools(REAL_DIR / f"{case[5:]}.json")
+load_case = toolsets.load_case
 
 
 # -- what the IR says should be visible ----------------------------------------------------------
@@ -173,9 +162,6 @@ def test_spec_facts_equal_the_evidence_row(fmt: str) -> None:
     assert spec.id == spec.render.__name__ == fmt
     for key in FACTS:
         assert getattr(spec, key) == row[key], key
-    if fmt in STUDY_WORDS:  # name and description are the project's own words
-        assert spec.name != STUDY_WORDS[fmt]["name"]
-        assert spec.description != STUDY_WORDS[fmt]["description"]
 
 
 def test_unknown_id_names_the_closest() -> None:

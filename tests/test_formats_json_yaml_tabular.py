@@ -96,7 +96,7 @@ def inline_refs(value: Any, defs: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("case", CASES)
 def test_draft2020_documents(case: str) -> None:
-    ts = load_case(case)
+    ts = toolsets.shown(load_case(case), "json_schema_draft2020")
     docs = json.loads(render_block(ts, "json_schema_draft2020"))
     assert [d["title"] for d in docs] == ts.names
     assert len({d["$id"] for d in docs}) == len(docs)
@@ -195,7 +195,7 @@ def expected_paths(tool: ToolIR) -> list[tuple[str, ParamIR]]:
 
 @pytest.mark.parametrize("case", CASES)
 def test_dotted_paths(case: str) -> None:
-    ts = load_case(case)
+    ts = toolsets.shown(load_case(case), "json_dotted_paths")
     members = json.loads(render_block(ts, "json_dotted_paths"))
     want = [key for tool in ts
             for key in [tool.name, *(tool.name + path for path, _ in expected_paths(tool))]]
@@ -220,7 +220,7 @@ def test_dotted_paths_text() -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_openapi(case: str) -> None:
-    ts = load_case(case)
+    ts = toolsets.shown(load_case(case), "openapi_json")
     doc = json.loads(render_block(ts, "openapi_json"))
     validate_openapi(doc)
     assert yaml.safe_load(render_block(ts, "openapi_yaml")) == doc
@@ -280,7 +280,7 @@ def test_yaml_anchors_share_repeated_schemas() -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_csv_and_tsv(case: str) -> None:
-    ts = load_case(case)
+    ts = toolsets.shown(load_case(case), "csv")
     rows = list(csv.reader(io.StringIO(render_block(ts, "csv"))))
     assert rows[0] == ["tool", "parameter", "type", "required", "description"]
     fields = {t.name: expected_paths(t) for t in ts}
@@ -357,7 +357,7 @@ def test_ascii_table_aligns_wide_characters() -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_key_value_lines(case: str) -> None:
-    ts = load_case(case)
+    ts = toolsets.shown(load_case(case), "key_value_lines")
     blocks = render_block(ts, "key_value_lines").rstrip("\n").split("\n\n") if len(ts) else []
     assert len(blocks) == len(ts)
     for tool, block in zip(ts, blocks):

@@ -1,7 +1,7 @@
 """Tests for the prose, novel and vendor formats (``_prose.py``, ``_novel.py``, ``_vendor.py``).
 
 One parametrised test renders every format over every case (the tier fixtures and the awkward
-toolset of ``tests/toolsets.py``, every real MCP capture under ``../shared/real/mcp/``) and
+toolset of ``tests/toolsets.py``, every real MCP catalogue under ``datasets/mcp/``) and
 hands the block to that format's checker:
 
 - vendor blocks with JSON inside are parsed and loaded back through ``toolform.io`` where the
@@ -55,15 +55,8 @@ VENDOR = ["hermes_tools", "qwen_tools", "llama3_tools", "mistral_tools", "comman
 MINE = PROSE + NOVEL + VENDOR
 
 ROOT = Path(__file__).resolve().parents[1]
-REAL_DIR = ROOT.parent / "shared" / "real" / "mcp"
-CASES = [*toolsets.BUILT, *(f"real:{p.stem}" for p in sorted(REAL_DIR.glob("*.json")))]
-
-
-@functools.lru_cache(maxsize=None)
-def load_case(case: str) -> Toolset:
-    if case.startswith("real:"):
-        return load_tools(REAL_DIR / f"{case[5:]}.json")
-    return toolsets.BUILT[case]()
+CASES = toolsets.CASES
+load_case = toolsets.load_case
 
 
 # -- what the IR says -----------------------------------------------------------------------------
@@ -833,7 +826,7 @@ def test_block_reads_back(fmt: str, case: str) -> None:
     toolset = load_case(case)
     text = render_block(toolset, fmt)
     assert text == render_block(toolset, fmt)
-    CHECKS[fmt](text, toolset)
+    CHECKS[fmt](text, toolsets.shown(toolset, fmt))
     lossy = get_format(fmt).lossy
     for tool in toolset:
         shown = [tool.name, *(p.name for p in tool.params)] if lossy else names(tool)

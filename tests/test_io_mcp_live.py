@@ -9,11 +9,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 pytest.importorskip("mcp", reason="the mcp SDK is not installed (pip install mcp)")
 
 from toolform.errors import LoaderError  # noqa: E402
-from toolform.io import from_mcp  # noqa: E402
+from toolform.io import from_mcp, load_tools  # noqa: E402
 from toolform.io._mcp_live import load_mcp, load_mcp_async  # noqa: E402
 from toolform.ir import TypeIR  # noqa: E402
 
@@ -111,6 +112,11 @@ def test_command_must_be_a_list():
         load_mcp("npx server")
 
 
+#: The server-everything release ``datasets/mcp/everything.json`` was captured from
+#: (``datasets/mcp/README.md``).
+EVERYTHING_VERSION = "2026.8.31"
+
+
 def _everything_server() -> Path | None:
     for folder in (ROOT / "node_modules", ROOT / ".ci-node" / "node_modules"):
         if (folder / ".bin" / "mcp-server-everything").exists():
@@ -128,8 +134,63 @@ def test_real_public_server_matches_its_capture():
     assert [p.name for p in live["get-sum"].params] == ["a", "b"]
     installed = json.loads((modules / "@modelcontextprotocol" / "server-everything" /
                             "package.json").read_text(encoding="utf-8"))["version"]
-    capture_path = ROOT.parent / "shared" / "real" / "mcp" / "everything.json"
-    if capture_path.exists():
-        capture = json.loads(capture_path.read_text(encoding="utf-8"))
-        if capture["version"] == installed:  # the same release lists the same tools
-            assert live == from_mcp(capture)
+    if installed == EVERYTHING_VERSION:  # the same release lists the same tools
+        assert live == load_tools(ROOT / "datasets" / "mcp" / "everything.json")
+
+
+class Filter(BaseModel):
+    """A filter whose all_of holds filters."""
+
+    field: str | None = None
+    equals: str | None = None
+    all_of: list[Filter] | None = None
+
+
+class TreeNode(BaseModel):
+    """A directory tree."""
+
+    name: str
+    children: list[TreeNode] = []
+
+
+def test_recursive_and_map_schemas_from_the_python_sdk():
+    """The MCP Python SDK's own JSON Schema (pydantic) for a recursive model, a map and a
+    recursive return type, as its tools/list gives them, loads, and exports back to a schema
+    that accepts and rejects what the SDK's does."""
+    mcpserver = pytest.importorskip("mcp.server.mcpserver", reason="the mcp 2.x SDK is needed")
+    import jsonschema
+
+    server = mcpserver.MCPServer("toolform-test")
+
+    @server.tool()
+    def search(filter: Filter, labels: dict[str, int]) -> list[str]:
+        """Search with a filter."""
+        return []
+
+    @server.tool()
+    def directory_tree(path: str) -> TreeNode:
+        """The tree below a directory."""
+        return TreeNode(name=path)
+
+    listed = asyncio.run(server.list_tools())
+    raw = {"tools": [t.model_dump(by_alias=True, exclude_none=True) for t in listed]}
+    tools = from_mcp(json.loads(json.dumps(raw)))
+    assert tools.warnings == ()
+    found = tools["search"]
+    assert found.param("filter").type.name == "Filter"
+    assert found.param("labels").type == TypeIR("object", value_type=TypeIR("integer"))
+    tree = tools["directory_tree"]
+    assert tree.params[0].type == TypeIR("string") and "TreeNode" in tree.named_types()
+    calls = [({"filter": {"all_of": [{"field": "a", "equals": "b"}, {"all_of": []}]},
+               "labels": {"x": 1}}, True),
+             ({"filter": {"all_of": [{"field": 3}]}, "labels": {}}, False),
+             ({"filter": {}, "labels": {"x": "1"}}, False)]
+    original = raw["tools"][[t["name"] for t in raw["tools"]].index("search")]["inputSchema"]
+    for call, valid in calls:
+        assert jsonschema.Draft202012Validator(original).is_valid(call) == valid
+        assert jsonschema.Draft202012Validator(found.input_schema()).is_valid(call) == valid
+    out = raw["tools"][[t["name"] for t in raw["tools"]].index("directory_tree")]["outputSchema"]
+    deep = {"name": "/", "children": [{"name": "a", "children": [{"name": "b"}]}]}
+    for value, valid in ((deep, True), ({"name": "/", "children": [{"children": []}]}, False)):
+        assert jsonschema.Draft202012Validator(out).is_valid(value) == valid
+        assert jsonschema.Draft202012Validator(tree.output_schema()).is_valid(value) == valid

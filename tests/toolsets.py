@@ -1,4 +1,5 @@
-"""Hand-built toolsets for the format tests: one per complexity tier, an awkward one, a deep one.
+"""Hand-built toolsets for the format tests: one per complexity tier, an awkward one, a deep one,
+a recursive one and one of maps.
 
 Tiers follow the study's definitions (``tiers.json``): 1 flat required scalars; 2 an enum, an
 optional parameter and a constraint; 3 one nested object and an array of objects; 4 depth 2 and
@@ -7,7 +8,15 @@ a union; 5 depth 3, two unions, two arrays, three enums, six optional parameters
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
+
+#: The real MCP catalogues the repository ships: one IR JSON file per server (the same
+#: ``tools/list`` captures the study used), ``datasets/mcp/<server>.json``.
+REAL_MCP = Path(__file__).resolve().parents[1] / "datasets" / "mcp"
+REAL_SERVERS = sorted(p.stem for p in REAL_MCP.glob("*.json") if p.stem != "catalogue")
 
 S = TypeIR("string")
 I = TypeIR("integer")
@@ -153,6 +162,56 @@ def deep(levels: int = 50) -> Toolset:
     return Toolset((ToolIR("deep", "Too deep.", (ParamIR("root", t),)),), source="deep")
 
 
+def ref(name: str, **kw: object) -> TypeIR:
+    return TypeIR("ref", ref=name, **kw)
+
+
+def recursive() -> Toolset:
+    """Recursive types: a JSON value (a map of itself among its options), a filter whose
+    fields hold filters, and a tree that only a return type uses."""
+    json_value = TypeIR("union", options=(S, N, B, TypeIR("array", items=ref("JsonValue")),
+                                          TypeIR("object", value_type=ref("JsonValue"))),
+                        nullable=True, name="JsonValue")
+    filt = obj(ParamIR("field", S, "Field to test.", required=False),
+               ParamIR("equals", S, "Value the field must equal.", required=False),
+               ParamIR("all_of", TypeIR("array", items=ref("Filter")),
+                       "Filters that must all hold.", required=False),
+               ParamIR("negate", ref("Filter", nullable=True), "A filter that must not hold.",
+                       required=False), name="Filter")
+    tree = obj(ParamIR("label", S, "Node label."),
+               ParamIR("children", TypeIR("array", items=ref("Tree")), "Child nodes.",
+                       required=False), name="Tree")
+    return Toolset((
+        ToolIR("set_value", "Store a JSON value under a key.", (
+            ParamIR("key", S, "Where to store it."),
+            ParamIR("value", json_value, "Any JSON value."))),
+        ToolIR("search_records", "Search records with a filter.", (
+            ParamIR("filter", filt, "Which records."),
+            ParamIR("limit", TypeIR("integer", minimum=1), "Page size.", required=False,
+                    default=10))),
+        ToolIR("directory_tree", "The tree below a directory.",
+               (ParamIR("path", S, "The directory."),), returns=tree),
+    ), source="recursive")
+
+
+def maps() -> Toolset:
+    """Map types: schema-valued additionalProperties, patternProperties, propertyNames."""
+    return Toolset((
+        ToolIR("tag_resource", "Set labels and quotas on a resource.", (
+            ParamIR("resource", S, "Resource id."),
+            ParamIR("labels", TypeIR("object", value_type=S), "Label values by label name."),
+            ParamIR("quotas", TypeIR("object", value_type=TypeIR("integer", minimum=0),
+                                     key_type=TypeIR("string", pattern="^[a-z_]+$")),
+                    "Quota per resource kind.", required=False),
+            ParamIR("env", TypeIR("object", pattern_types=(("^[A-Z_][A-Z0-9_]*$", S),),
+                                  additional=False), "Environment variables.",
+                    required=False),
+            ParamIR("headers", obj(ParamIR("content_type", S, "Media type.", required=False),
+                                   value_type=S), "HTTP headers.", required=False),
+        ), returns=TypeIR("object", value_type=obj(ParamIR("applied", B, "Whether it took.")))),
+    ), source="maps")
+
+
 TIERS = {"tier1": tier1, "tier2": tier2, "tier3": tier3, "tier4": tier4, "tier5": tier5}
 def generated() -> Toolset:
     """The project's generated toolset (93 tools, tiers 1 to 5), seed 0."""
@@ -161,4 +220,34 @@ def generated() -> Toolset:
     return generated_toolset(0)
 
 
-BUILT = {**TIERS, "awkward": awkward, "generated": generated}
+BUILT = {**TIERS, "awkward": awkward, "generated": generated, "recursive": recursive,
+         "maps": maps}
+#: Every case the format tests run: the built toolsets and ``real:<server>`` for each real
+#: catalogue in ``datasets/mcp``.
+CASES = [*BUILT, *(f"real:{server}" for server in REAL_SERVERS)]
+
+
+@functools.lru_cache(maxsize=None)
+def load_case(case: str) -> Toolset:
+    """A test toolset by id: a built one, or ``real:<server>`` from ``datasets/mcp``."""
+    if not case.startswith("real:"):
+        return BUILT[case]()
+    from toolform.io import load_tools
+
+    return load_tools(REAL_MCP / f"{case[5:]}.json")
+
+
+def shown(toolset: Toolset, fmt: str) -> Toolset:
+    """What format ``fmt`` shows of ``toolset``: the toolset itself for a format with named
+    types, else its plain form (recursive types unrolled, maps with stand-in keys; grammars
+    keep maps open)."""
+    from toolform.formats import get_format
+    from toolform.formats._common import plain_toolset
+
+    spec = get_format(fmt)
+    if spec.named_types and spec.family != "grammar":
+        return toolset
+    # a grammar's calls: recursion to any depth, maps open; these examples stay shallow
+    return plain_toolset(toolset, stand_in_keys=spec.family != "grammar" or fmt in (
+        "typed_lambda", "symbolic_compressed"))
+

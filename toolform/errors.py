@@ -19,6 +19,10 @@ The tree::
     ├── MissingDependencyError (ImportError)  an optional package is not installed; gives the pip line
     └── StaleVerdictWarning (UserWarning)     a resumed run kept verdicts it could not re-grade
 
+    ToolFormWarning (UserWarning)      root of the warnings ToolForm reports (never raised by default)
+    └── LoaderWarning                  a tool file loaded, but holds something probably unmeant; named
+                                       by a code, with file, tool, JSON path (``Toolset.warnings``)
+
 Subclasses of ``ValueError``, ``KeyError`` and ``ImportError`` are there so that callers who
 already catch those keep working.
 """
@@ -32,6 +36,7 @@ __all__ = [
     "EvidenceError",
     "GradingError",
     "LoaderError",
+    "LoaderWarning",
     "MissingDependencyError",
     "ParseError",
     "RegistryError",
@@ -39,6 +44,7 @@ __all__ = [
     "SchemaValidatorError",
     "StaleVerdictWarning",
     "ToolFormError",
+    "ToolFormWarning",
     "UnknownFormatError",
     "UnknownProtocolError",
 ]
@@ -71,6 +77,40 @@ class LoaderError(ToolFormError, ValueError):
         self.reason = message
         where = ", ".join(f"{k} {v}" for k, v in (("file", file), ("tool", tool), ("at", path)) if v)
         super().__init__(f"{message} ({where})" if where else message)
+
+
+class ToolFormWarning(UserWarning):
+    """Root of the warnings ToolForm reports. They are returned (``Toolset.warnings``), not
+    raised; ``warnings.warn(w)`` issues one through Python's warning machinery."""
+
+
+class LoaderWarning(ToolFormWarning):
+    """A tool file loaded, but holds something its author probably did not mean.
+
+    Parameters
+    ----------
+    code : str
+        What kind of thing, as a stable kebab-case name (``"required-not-declared"``,
+        ``"default-wrong-type"``, ``"name-rejected-by-providers"``...); the loaders' docstrings
+        list the codes.
+    message : str
+        What was found, and what the load made of it.
+    file, tool, path : str, optional
+        As for :class:`LoaderError`.
+    """
+
+    def __init__(self, code: str, message: str, *, file: str | None = None,
+                 tool: str | None = None, path: str | None = None) -> None:
+        self.code = code
+        self.file = file
+        self.tool = tool
+        self.path = path
+        self.reason = message
+        where = ", ".join(f"{k} {v}" for k, v in (("file", file), ("tool", tool), ("at", path)) if v)
+        super().__init__(f"[{code}] {message} ({where})" if where else f"[{code}] {message}")
+
+    def __repr__(self) -> str:
+        return f"LoaderWarning({self.code!r}, tool={self.tool!r}, path={self.path!r})"
 
 
 class RegistryError(ToolFormError):

@@ -101,7 +101,9 @@ class ToolProfile:
     constraints : int
         Types carrying at least one constraint (bounds, lengths, pattern, format).
     irregular : int
-        Types that are neither plain scalars nor counted above: nullable, ``any``.
+        Types that are neither plain scalars nor counted above: nullable, ``any``, a map, a
+        reference to a recursive type (a tool with a recursive type is tier 5: its nesting
+        has no bound).
     arrays_of_objects : int
         Arrays whose items are objects.
     """
@@ -129,7 +131,7 @@ def tool_profile(tool: ToolIR) -> ToolProfile:
 
     def visit_type(t: TypeIR) -> None:
         counts["constraints"] += bool(t.constraints)
-        counts["irregular"] += t.nullable or t.kind == "any"
+        counts["irregular"] += t.nullable or t.kind in ("any", "ref") or t.is_map
         if t.kind == "enum":
             counts["enums"] += 1
         elif t.kind == "union":
@@ -144,6 +146,9 @@ def tool_profile(tool: ToolIR) -> ToolProfile:
         elif t.kind == "object":
             for field in t.fields:
                 visit_param(field)
+            for inner in (*(v for _, v in t.pattern_types), t.value_type):
+                if inner is not None:  # a map's values
+                    visit_type(inner)
 
     for param in tool.params:
         visit_param(param)
@@ -152,6 +157,8 @@ def tool_profile(tool: ToolIR) -> ToolProfile:
 
 def _tool_tier(tool: ToolIR) -> int:
     profile = tool_profile(tool)
+    if tool.named_types():  # recursive: nesting without bound
+        return 5
     if profile.depth >= 3 or profile.unions >= 2:
         return 5
     if profile.depth == 2 or profile.unions == 1:

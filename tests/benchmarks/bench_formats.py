@@ -1,7 +1,7 @@
 """Benchmark: every registered format renders the 97 real MCP tools in under 1 s (issue 3, point 8).
 
-The tools are the 11 real ``tools/list`` captures under ``../shared/real/mcp/`` (97 tools), each
-capture rendered as its own toolset, in every registered format (two-stage variants give their
+The tools are the 11 real MCP catalogues under ``datasets/mcp/`` (97 tools, the study's
+``tools/list`` captures as IR JSON), each catalogue rendered as its own toolset, in every registered format (two-stage variants give their
 stage-1 menu, which is what ``render`` returns). Timed as this process's CPU time
 (``time.process_time``), best of three rounds after a warm-up round (which pays for lazy
 imports), so other work on the shared machine does not fail it. The per-format times (best of
@@ -18,14 +18,14 @@ import pytest
 from toolform.formats import format_ids, render_block
 from toolform.ir import Toolset
 
-REAL_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "real" / "mcp"
+REAL_DIR = Path(__file__).resolve().parents[2] / "datasets" / "mcp"
 LIMIT_SECONDS = 1.0
 
 
 def real_toolsets() -> list[Toolset]:
-    paths = sorted(REAL_DIR.glob("*.json"))
+    paths = sorted(p for p in REAL_DIR.glob("*.json") if p.stem != "catalogue")
     if not paths:
-        pytest.skip(f"no real MCP captures under {REAL_DIR}")
+        pytest.skip(f"no real MCP catalogues under {REAL_DIR}")
     from toolform.io import load_tools
 
     return [load_tools(p) for p in paths]

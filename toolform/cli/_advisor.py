@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import ToolFormError
+from ._common import print_load_warnings
 
 
 def _fail(exc: Exception) -> typer.Exit:
@@ -44,6 +45,7 @@ def register(app: typer.Typer) -> None:
                 from ..io import load_tools
 
                 loaded = load_tools(tools)
+                print_load_warnings(loaded)
             rec = recommend(loaded, model, n_tools=n_tools, tier=tier, rule=rule,
                             context_tokens=context_tokens)
         except (ToolFormError, ValueError) as exc:

@@ -12,6 +12,8 @@ from typing import Optional
 
 import typer
 
+from ._common import print_load_warnings
+
 #: Exit status for a usage error or an unreadable input.
 EXIT_USAGE = 2
 
@@ -50,6 +52,7 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("--out goes with --fit", param_hint="--out")
         try:
             toolset = load_tools(tools)
+            print_load_warnings(toolset)
             plan = plan_catalogue(toolset, format_id=format_id, context_tokens=context,
                                   budget_tokens=budget, query=query, k=k)
         except UnknownFormatError as exc:

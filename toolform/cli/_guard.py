@@ -12,6 +12,8 @@ from typing import Optional
 
 import typer
 
+from ._common import print_load_warnings
+
 #: Exit status when a high finding or a pin mismatch is present.
 EXIT_FINDINGS = 1
 #: Exit status for a usage error or an unreadable input.
@@ -72,6 +74,7 @@ def register(app: typer.Typer) -> None:
         except LoaderError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
+        print_load_warnings(report.toolset)
 
         if out is not None and report.cleaned is not None:
             save_tools(report.cleaned, out, kind=_out_kind(tools))

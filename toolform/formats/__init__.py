@@ -2,6 +2,12 @@
 
 Each format is one registered renderer (``@register_format``) in the module of its family;
 ``render`` turns a toolset into chat messages, ``format_ids`` lists the registry.
+
+Every format renders recursive and map types (``toolform.ir``): those with ``named_types``
+(the JSON Schema formats, and the EBNF and GBNF grammars) name a recursive type once and use
+it by name, and write maps in their own syntax; every other format shows a recursive type
+unrolled to ``RenderOptions.recursion_depth`` levels and a map as an object with stand-in keys.
+Each family module's docstring says which of its formats do what.
 """
 
 from . import (  # noqa: F401  (importing a family module registers its formats)

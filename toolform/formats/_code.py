@@ -6,6 +6,11 @@ handled the same way in both: a function or argument gets a valid identifier fro
 it (``Tool name: math.factorial``, ``Argument names: class_ is "class"``) so that a call can use
 it. Keys of nested objects keep their true names (quoted where needed), since they are the keys
 the call's JSON will carry.
+
+Recursive and map types (see ``toolform.ir``): both show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels (default 2; the innermost references become ``any``)
+and a map as an object with one stand-in key per kind of key (``<key>``,
+``<key matching the pattern P>``) holding the values' type (``_common.plain_type``).
 """
 
 from __future__ import annotations

@@ -43,6 +43,11 @@ where the lexer reads string literals, ``"`` is written ``''``). Enums of string
 language's enum (or literal union); other enums the base type with "one of ..." in the notes.
 Defaults and constraints are always in the docs; defaults are in the signature too where the
 language has default arguments and the value is a scalar of the parameter's type.
+
+Recursive and map types (see ``toolform.ir``): all of them show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels (default 2; the innermost references become ``any``)
+and a map as an object with one stand-in key per kind of key (``<key>``,
+``<key matching the pattern P>``) holding the values' type (``_common.plain_type``).
 """
 
 from __future__ import annotations

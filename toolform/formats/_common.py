@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
 from ..errors import RenderError
-from ..ir import ParamIR, ToolIR, Toolset, TypeIR
+from ..ir import ParamIR, ToolIR, Toolset, TypeIR, unrolled
 from ._registry import RenderOptions
 
 #: Composite levels (objects, arrays, unions) a type may nest whatever ``max_depth`` says. At
@@ -88,6 +88,10 @@ def check_depth(tools: Iterable[ToolIR], options: RenderOptions) -> None:
                                       f"{objects} deep, past max_depth={options.max_depth}")
                 stack.extend((p.type, f"{path}.{p.name}", objects, levels)
                              for p in reversed(t.fields))
+                if t.value_type is not None:
+                    stack.append((t.value_type, f"{path}.*", objects, levels))
+                stack.extend((v, f"{path}[/{pattern}/]", objects, levels)
+                             for pattern, v in t.pattern_types)
             elif t.kind == "array" and t.items is not None:
                 stack.append((t.items, f"{path}[]", objects, levels))
             elif t.kind == "union":
@@ -96,16 +100,86 @@ def check_depth(tools: Iterable[ToolIR], options: RenderOptions) -> None:
 
 
 def _strip_type(t: TypeIR) -> TypeIR:
-    return replace(t, fields=tuple(_strip_param(p) for p in t.fields),
-                   items=_strip_type(t.items) if t.items is not None else None,
-                   options=tuple(_strip_type(o) for o in t.options))
+    t = t.map_children(_strip_type)
+    if t.fields:
+        t = replace(t, fields=tuple(replace(f, description="", title="") for f in t.fields))
+    return t
 
 
 def _strip_param(p: ParamIR) -> ParamIR:
     return replace(p, description="", title="", type=_strip_type(p.type))
 
 
-def prepare(toolset: Toolset, options: RenderOptions) -> list[ToolIR]:
+def key_label(t: TypeIR, other: bool = False) -> str:
+    """The stand-in field name for the keys of a map: ``<key>``, ``<other key>`` (beside
+    declared fields) or ``<key matching the pattern ^x_>``, ``<key: "a"|"b">`` for a typed key
+    (``t`` is the map's ``key_type``, or None)."""
+    word = "other key" if other else "key"
+    if t is None:
+        return f"<{word}>"
+    if t.kind == "enum":
+        return f"<{word}: {'|'.join(json_text(v) for v in t.values)}>"
+    phrases = constraint_phrases(t)
+    return f"<{word} {', '.join(phrases)}>" if phrases else f"<{word}>"
+
+
+def _stand_in_keys(t: TypeIR) -> TypeIR:
+    """``t`` with every map written as an object whose extra fields stand for its keys."""
+    t = t.map_children(_stand_in_keys)
+    if not t.is_map:
+        return t
+    extra = [ParamIR(key_label(TypeIR("string", pattern=pattern)), value, required=False)
+             for pattern, value in t.pattern_types]
+    if t.value_type is not None or t.key_type is not None:
+        extra.append(ParamIR(key_label(t.key_type, other=bool(t.fields or t.pattern_types)),
+                             t.value_type or TypeIR("any"), required=False))
+    return replace(t, fields=t.fields + tuple(extra), value_type=None, key_type=None,
+                   pattern_types=(), additional=False if t.additional is False else None)
+
+
+def _free_keys(t: TypeIR) -> TypeIR:
+    """``t`` with every map written as a free-form object (keys and values of any type)."""
+    t = t.map_children(_free_keys)
+    if not t.is_map:
+        return t
+    return replace(t, value_type=None, key_type=None, pattern_types=(), additional=True)
+
+
+def plain_type(t: TypeIR, recursion_depth: int = 2, stand_in_keys: bool = True) -> TypeIR:
+    """``t`` in the kinds every format can write: each recursive type unrolled to
+    ``recursion_depth`` levels (its innermost references become ``any``, see
+    :func:`toolform.ir.unrolled`), each map an object with one stand-in field per kind of key
+    (``<key>``, ``<key matching the pattern P>``, :func:`key_label`) whose type is the values'
+    type; with ``stand_in_keys=False`` (for grammars, which must not force a literal
+    ``<key>``) a free-form object instead. A type with neither is returned as is."""
+    if not any(node.name or node.kind == "ref" or node.is_map for node in t.walk()):
+        return t
+    flat = unrolled(t, recursion_depth)
+    return _stand_in_keys(flat) if stand_in_keys else _free_keys(flat)
+
+
+def plain_toolset(toolset: Toolset, recursion_depth: int = 2,
+                  stand_in_keys: bool = True) -> Toolset:
+    """``toolset`` with :func:`plain_type` applied to every parameter and return type: what
+    a format without ``named_types`` shows."""
+    return replace(toolset, tools=tuple(_plain_tool(t, recursion_depth, stand_in_keys)
+                                        for t in toolset))
+
+
+def _plain_tool(tool: ToolIR, recursion_depth: int, stand_in_keys: bool = True) -> ToolIR:
+    """``tool`` with :func:`plain_type` applied throughout (``tool`` itself if that changes
+    nothing)."""
+    params = tuple(p if (t := plain_type(p.type, recursion_depth, stand_in_keys)) is p.type
+                   else replace(p, type=t) for p in tool.params)
+    returns = None if tool.returns is None else plain_type(tool.returns, recursion_depth,
+                                                           stand_in_keys)
+    if returns is tool.returns and all(a is b for a, b in zip(params, tool.params)):
+        return tool
+    return replace(tool, params=params, returns=returns)
+
+
+def prepare(toolset: Toolset, options: RenderOptions, *, named_types: bool = False,
+            stand_in_keys: bool = True) -> list[ToolIR]:
     """The tools to render, with the options applied and the depth checked.
 
     Parameters
@@ -114,7 +188,16 @@ def prepare(toolset: Toolset, options: RenderOptions) -> list[ToolIR]:
         The tools to render.
     options : RenderOptions
         ``include_descriptions=False`` empties every tool and parameter description and title;
-        ``include_returns=False`` drops every return type.
+        ``include_returns=False`` drops every return type; ``recursion_depth`` is how far a
+        recursive type is unrolled.
+    named_types : bool, default False
+        True for a format that writes each recursive type once under its name and every map
+        in its own syntax (the JSON Schema formats, through ``$defs``/``$ref`` and
+        ``additionalProperties``/``patternProperties``); False gives every other format tools
+        in the plain kinds of :func:`plain_type`.
+    stand_in_keys : bool, default True
+        With ``named_types=False``: maps as objects with stand-in keys (True) or as free-form
+        objects (False, for the grammars).
 
     Returns
     -------
@@ -124,12 +207,17 @@ def prepare(toolset: Toolset, options: RenderOptions) -> list[ToolIR]:
     Raises
     ------
     RenderError
-        From :func:`check_depth`.
+        From :func:`check_depth` (run on the tools as given and again as unrolled).
     """
     tools = list(toolset)
     if not options.include_returns:
         tools = [replace(t, returns=None) for t in tools]
-    check_depth(tools, options)  # before the recursive stripping below
+    check_depth(tools, options)  # before the recursive rewriting below
+    if not named_types:
+        plain = [_plain_tool(t, options.recursion_depth, stand_in_keys) for t in tools]
+        if any(a is not b for a, b in zip(plain, tools)):
+            check_depth(plain, options)
+        tools = plain
     if not options.include_descriptions:
         tools = [replace(t, description="", title="",
                          params=tuple(_strip_param(p) for p in t.params),

@@ -12,6 +12,11 @@ in TOML, ``"page-id": ...`` in Jsonnet). Where a name must be an identifier (a C
 definition, a Starlark rule, a Dhall label outside backticks' ASCII range) it is rewritten
 (:func:`~toolform.formats._common.ascii_identifier`, :func:`python_identifier`) and the true
 name is written beside it in a comment or a string.
+
+Recursive and map types (see ``toolform.ir``): all of them show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels (default 2; the innermost references become ``any``)
+and a map as an object with one stand-in key per kind of key (``<key>``,
+``<key matching the pattern P>``) holding the values' type (``_common.plain_type``).
 """
 
 from __future__ import annotations

@@ -12,13 +12,20 @@ nested objects are rules of their own. Each dialect prints the same tree in its 
 nesting, match nested objects as any JSON object.
 
 Constraints a context-free grammar cannot state (bounds, lengths, patterns) are comments.
+
+Recursive and map types (see ``toolform.ir``): EBNF and GBNF give a recursive type one rule of
+its own, which its uses inside refer to (a call of any depth is in the language), and read a
+map as any JSON object (its declared fields in the comments); the regular expressions and the
+two type notations show a recursive type unrolled to ``RenderOptions.recursion_depth`` levels
+(the regular expressions match any object below the arguments anyway), the type notations a
+map with stand-in keys (``<key>``, ``<key matching the pattern P>``).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence, Union
 
 from ..ir import ParamIR, ToolIR, Toolset, TypeIR
@@ -135,6 +142,8 @@ class CallGrammar:
                                                              rule_name(["root"])}
         self.rules: list[Rule] = []
         self.used: set[str] = set()
+        self._named: list[tuple[str, str]] = []  # (type name, rule) of the enclosing named types
+        self._defined: list[tuple[TypeIR, str]] = []  # named types already given a rule
 
     def prim(self, name: str) -> Ref:
         self.used.add(name)
@@ -173,8 +182,46 @@ class CallGrammar:
             body = Opt(body)
         return _seq(Lit("{"), body, Lit("}"))
 
+    def named(self, t: TypeIR, path: str) -> Ref:
+        """The rule of the named (recursive) type ``t``, which its references name too."""
+        if not self._named:
+            for seen, name in self._defined:
+                if seen == t:
+                    return Ref(name)
+        name, n = self._name([t.name]), 1
+        while name in self.taken:
+            n += 1
+            name = self._name([t.name, str(n)])
+        self.taken.add(name)
+        inner = replace(t, name="")
+        notes = comment_lines(f"{t.name} (first at {path}): a recursive type; its uses inside "
+                              "refer to this rule")
+        plain_object = inner.kind == "object" and inner.fields and not inner.is_map
+        if plain_object:
+            notes += _field_notes(inner.fields, path)[1:]
+        rule = Rule(name, Lit(""), notes)
+        self.rules.append(rule)
+        self._named.append((t.name, name))
+        try:
+            if plain_object:
+                body = self.members(inner.fields, [t.name], path)
+                rule.body = _alt(body, self.prim("null")) if inner.nullable else body
+            else:
+                rule.body = self.value(inner, [t.name], path)
+        finally:
+            self._named.pop()
+        if not self._named:
+            self._defined.append((t, name))
+        return Ref(name)
+
     def value(self, t: TypeIR, parts: Sequence[str], path: str) -> Node:
         """The values of type ``t`` (``parts`` name its rules, ``path`` is shown)."""
+        if t.name and self.nest:
+            return self.named(t, path)
+        if t.kind == "ref":
+            name = next((r for n, r in reversed(self._named) if n == t.ref), None)
+            node = Ref(name) if name is not None else self.prim("value")
+            return _alt(node, self.prim("null")) if t.nullable else node
         if t.kind == "enum":
             node: Node = _alt(*(Lit(json_text(v)) for v in t.values)) if t.values else (
                 self.prim("value"))
@@ -188,7 +235,12 @@ class CallGrammar:
             more = Rep(_seq(Lit(", "), item))
             inner = _seq(item, more) if (t.min_items or 0) >= 1 else Opt(_seq(item, more))
             node = _seq(Lit("["), inner, Lit("]"))
-        elif t.kind == "object" and t.fields and self.nest:
+        elif t.is_map and t.fields and self.nest:
+            # keys beyond the declared ones are allowed: any object, its fields in comments
+            name = unique_name(self._name(parts), self.taken)
+            self.rules.append(Rule(name, self.prim("object"), _field_notes(t.fields, path)))
+            node = Ref(name)
+        elif t.kind == "object" and t.fields and self.nest and not t.is_map:
             name = unique_name(self._name(parts), self.taken)
             rule = Rule(name, Lit(""), _field_notes(t.fields, path))
             self.rules.append(rule)
@@ -405,7 +457,8 @@ def _grammar_text(toolset: Toolset, options: RenderOptions, dialect: Dialect,
                   rule_name: Callable[[Sequence[str]], str], start: str, header: list[str]
                   ) -> str:
     g = CallGrammar(rule_name)
-    tools = [g.tool(t) for t in prepare(toolset, options)]
+    # recursive types are recursive rules; a map is any JSON object (its keys are not known)
+    tools = [g.tool(t) for t in prepare(toolset, options, named_types=True)]
     call = rule_name(["call"])
     calls = _alt(*(Ref(r.name) for r in tools)) if tools else Lit("")
     top = [Rule(start, _alt(Ref(call), _seq(Lit("["), Ref(call), Rep(_seq(Lit(", "),
@@ -425,6 +478,7 @@ def _grammar_text(toolset: Toolset, options: RenderOptions, dialect: Dialect,
                  "constraints."),
     language="ebnf",
     novel=True,
+    named_types=True,
 )
 def ebnf_grammar(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as an ISO 14977 EBNF grammar of its calls.
@@ -481,6 +535,7 @@ def ebnf_grammar(toolset: Toolset, options: RenderOptions) -> str:
                  "for descriptions and constraints; loadable for constrained decoding."),
     language="gbnf",
     novel=True,
+    named_types=True,
 )
 def gbnf_grammar(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a llama.cpp GBNF grammar over its calls.
@@ -605,7 +660,7 @@ def regex_spec(toolset: Toolset, options: RenderOptions) -> str:
     lines = ['# Each pattern (Python re syntax) matches a whole call of its tool written as',
              '# {"name": ..., "arguments": {...}} with ", " and ": " between items and the',
              '# arguments in the order listed; nested objects match any JSON object.']
-    for tool in prepare(toolset, options):
+    for tool in prepare(toolset, options, stand_in_keys=False):
         g = CallGrammar(_snake_rule, nest=False)
         rule = g.tool(tool)
         lines += ["", *(f"# {line}" for line in rule.notes)]

@@ -18,6 +18,11 @@ has a place for it: ``json_name`` in Protocol Buffers, ``@jsonName`` in Smithy,
 ``$Json.name`` in Cap'n Proto, a ``(json_name = ...)`` annotation in Thrift and an attribute in
 FlatBuffers, ``"json_name"`` in Avro, a ``@jsonName`` directive in GraphQL, and a doc comment
 elsewhere. A call always uses the true names.
+
+Recursive and map types (see ``toolform.ir``): all of them show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels (default 2; the innermost references become ``any``)
+and a map as an object with one stand-in key per kind of key (``<key>``,
+``<key matching the pattern P>``) holding the values' type (``_common.plain_type``).
 """
 
 from __future__ import annotations

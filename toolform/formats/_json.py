@@ -10,6 +10,15 @@ rungs of the study's schema-component ladder.
 JSON5 and JSONC move every description out of the data into a ``//`` comment on the line(s)
 above the value it described (:func:`lift_descriptions` says where); ``yaml_documented`` does
 the same with ``#`` comments.
+
+Recursive and map types (see ``toolform.ir``): every format here that writes JSON Schema
+(``named_types``) writes a recursive type once, under ``$defs`` at the root of the schema it
+belongs to, and uses it through ``{"$ref": "#/$defs/<name>"}``; a map is
+``additionalProperties`` with a schema, ``patternProperties`` and ``propertyNames``. The
+skeletons (``json_minimal``, ``json_names_params``), ``json_schema_draft2020``,
+``json_dotted_paths`` and the OpenAPI document (whose ``$ref`` would resolve against the
+document, not the schema) show a recursive type unrolled to ``RenderOptions.recursion_depth``
+levels and a map with stand-in keys (``<key>``, ``<key matching the pattern P>``).
 """
 
 from __future__ import annotations
@@ -42,6 +51,7 @@ __all__ = [
                  "reference every other format is compared with."),
     language="json",
     core=True,
+    named_types=True,
 )
 def json_schema_openai(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as OpenAI tool definitions, pretty-printed JSON (indent 2).
@@ -69,7 +79,7 @@ def json_schema_openai(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     entries = [{"type": "function", "function": function_entry(t)}
-               for t in prepare(toolset, options)]
+               for t in prepare(toolset, options, named_types=True)]
     return json.dumps(entries, indent=2, ensure_ascii=False)
 
 
@@ -168,6 +178,7 @@ def minimal_entry(tool: ToolIR) -> dict[str, Any]:
                  "{name, description, parameters} objects, so the wrapper's cost can be read "
                  "off by comparison."),
     language="json",
+    named_types=True,
 )
 def json_schema_flat(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a pretty-printed JSON list of bare function objects (indent 2).
@@ -193,7 +204,8 @@ def json_schema_flat(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    return json.dumps([function_entry(t) for t in prepare(toolset, options)], indent=2,
+    tools = prepare(toolset, options, named_types=True)
+    return json.dumps([function_entry(t) for t in tools], indent=2,
                       ensure_ascii=False)
 
 
@@ -205,6 +217,7 @@ def json_schema_flat(toolset: Toolset, options: RenderOptions) -> str:
                  "{name, description, input_schema} objects; the schema content is the OpenAI "
                  "format's, only the key names differ."),
     language="json",
+    named_types=True,
 )
 def json_schema_anthropic(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Anthropic tool definitions, pretty-printed JSON (indent 2).
@@ -231,7 +244,7 @@ def json_schema_anthropic(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     entries = []
-    for tool in prepare(toolset, options):
+    for tool in prepare(toolset, options, named_types=True):
         entry: dict[str, Any] = {"name": tool.name}
         if tool.description:
             entry["description"] = tool.description
@@ -382,6 +395,7 @@ def json_schema_draft2020(toolset: Toolset, options: RenderOptions) -> str:
                  "out: the same content, bytes for bytes, at the smallest JSON size."),
     language="json",
     compressed=True,
+    named_types=True,
 )
 def json_compact(toolset: Toolset, options: RenderOptions) -> str:
     """Render ``json_schema_openai``'s content as minified JSON on one line.
@@ -407,7 +421,7 @@ def json_compact(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     entries = [{"type": "function", "function": function_entry(t)}
-               for t in prepare(toolset, options)]
+               for t in prepare(toolset, options, named_types=True)]
     return json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -509,6 +523,7 @@ def json_names_params(toolset: Toolset, options: RenderOptions) -> str:
                  "parameters, returns) with no enclosing array, the NDJSON layout of logs and "
                  "datasets."),
     language="jsonl",
+    named_types=True,
 )
 def jsonl(toolset: Toolset, options: RenderOptions) -> str:
     """Render one bare function object per line (JSON Lines).
@@ -534,7 +549,7 @@ def jsonl(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     return "".join(json.dumps(function_entry(t), ensure_ascii=False) + "\n"
-                   for t in prepare(toolset, options))
+                   for t in prepare(toolset, options, named_types=True))
 
 
 Path = tuple[Any, ...]
@@ -545,8 +560,9 @@ def lift_descriptions(entries: list[dict[str, Any]]
     """Take every description out of a list of function objects, noting where each was.
 
     Descriptions are lifted from the tool objects and from every schema inside ``parameters``
-    and ``returns`` (property schemas, array items, ``anyOf`` options); a property that happens
-    to be *called* ``description`` is a name, not prose, and stays.
+    and ``returns`` (property schemas, array items, ``anyOf`` options, map value and key
+    schemas, ``$defs``); a property that happens to be *called* ``description`` is a name, not
+    prose, and stays.
 
     Parameters
     ----------
@@ -567,11 +583,12 @@ def lift_descriptions(entries: list[dict[str, Any]]
         out = {k: v for k, v in s.items() if k != "description"}
         if "description" in s:
             comments[path] = s["description"]
-        if "properties" in s:
-            out["properties"] = {name: schema(sub, (*path, "properties", name))
-                                 for name, sub in s["properties"].items()}
-        if isinstance(s.get("items"), dict):
-            out["items"] = schema(s["items"], (*path, "items"))
+        for key in ("properties", "patternProperties", "$defs"):
+            if key in s:
+                out[key] = {name: schema(sub, (*path, key, name)) for name, sub in s[key].items()}
+        for key in ("items", "additionalProperties", "propertyNames"):
+            if isinstance(s.get(key), dict):
+                out[key] = schema(s[key], (*path, key))
         if "anyOf" in s:
             out["anyOf"] = [schema(sub, (*path, "anyOf", i)) for i, sub in enumerate(s["anyOf"])]
         return out
@@ -665,6 +682,7 @@ def _json5_scalar(value: Any) -> str:
                  "single-quoted strings, trailing commas, and each description moved into a "
                  "// comment over the key it documents."),
     language="json5",
+    named_types=True,
 )
 def json5(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as JSON5 with descriptions in ``//`` comments.
@@ -692,7 +710,8 @@ def json5(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    data, comments = lift_descriptions([function_entry(t) for t in prepare(toolset, options)])
+    tools = prepare(toolset, options, named_types=True)
+    data, comments = lift_descriptions([function_entry(t) for t in tools])
     return _commented(data, comments, key=_json5_key, scalar=_json5_scalar, trailing_comma=True)
 
 
@@ -704,6 +723,7 @@ def json5(toolset: Toolset, options: RenderOptions) -> str:
                  "taken out of the data and written as a // comment over its key: the prose "
                  "and the structure kept apart, neither removed."),
     language="jsonc",
+    named_types=True,
 )
 def jsonc(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as JSON with ``//`` comment lines holding the descriptions.
@@ -728,7 +748,8 @@ def jsonc(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    data, comments = lift_descriptions([function_entry(t) for t in prepare(toolset, options)])
+    tools = prepare(toolset, options, named_types=True)
+    data, comments = lift_descriptions([function_entry(t) for t in tools])
     return _commented(data, comments, key=_json_key,
                       scalar=lambda v: json.dumps(v, ensure_ascii=False), trailing_comma=False)
 
@@ -741,6 +762,7 @@ def jsonc(toolset: Toolset, options: RenderOptions) -> str:
                  "strings, no commas, multi-line prose in ''' blocks; a JSON superset that "
                  "reads like an indented outline."),
     language="hjson",
+    named_types=True,
 )
 def hjson(toolset: Toolset, options: RenderOptions) -> str:
     """Render the function objects of ``json_schema_flat`` as Hjson.
@@ -771,7 +793,8 @@ def hjson(toolset: Toolset, options: RenderOptions) -> str:
         import hjson as hjson_lib
     except ImportError:
         raise MissingDependencyError("hjson", purpose="the hjson format") from None
-    return hjson_lib.dumps([function_entry(t) for t in prepare(toolset, options)],
+    tools = prepare(toolset, options, named_types=True)
+    return hjson_lib.dumps([function_entry(t) for t in tools],
                            ensure_ascii=False)
 
 

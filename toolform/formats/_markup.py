@@ -5,6 +5,11 @@ The XML formats build trees with ElementTree, which escapes every name and text,
 always parses. The documentation formats (``markdown_docs``, ``rest_endpoints``) share one
 parameter walker (:func:`parameter_lines`): a line per parameter, nested fields, array items'
 fields and union options indented below it.
+
+Recursive and map types (see ``toolform.ir``): all of them show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels (default 2; the innermost references become ``any``)
+and a map as an object with one stand-in key per kind of key (``<key>``,
+``<key matching the pattern P>``) holding the values' type (``_common.plain_type``).
 """
 
 from __future__ import annotations

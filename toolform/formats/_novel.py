@@ -8,6 +8,11 @@ description after ``//``, one ``name?: type = default — description`` line per
 domain is the tools whose names share their first word, :func:`group_domains`), a pre-call
 checklist, three layers of detail, a state graph. Others replace the schema: literal call
 templates, worked transcripts, questions, an index by argument, a symbol notation, one matrix.
+
+Recursive and map types (see ``toolform.ir``): all of them show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels (default 2; the innermost references become ``any``)
+and a map as an object with one stand-in key per kind of key (``<key>``,
+``<key matching the pattern P>``) holding the values' type (``_common.plain_type``).
 """
 
 from __future__ import annotations

@@ -4,6 +4,11 @@ rules, one narrative, a reference card) and, at the far end, examples with no de
 The English wording of types and parameters is written once (``_words``, ``_sentence``,
 ``_structure``, ``_group``) and shared by every format here; the terser formats use the compact
 notation of ``_common`` for types instead.
+
+Recursive and map types (see ``toolform.ir``): all of them show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels (default 2; the innermost references become ``any``)
+and a map as an object with one stand-in key per kind of key (``<key>``,
+``<key matching the pattern P>``) holding the values' type (``_common.plain_type``).
 """
 
 from __future__ import annotations

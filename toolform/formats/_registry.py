@@ -24,12 +24,17 @@ class RenderOptions:
     include_returns : bool
         Show return types where the format can.
     max_depth : int
-        Object nesting past this depth raises ``RenderError`` (guards recursive schemas).
+        Object nesting past this depth raises ``RenderError`` (guards schemas too deep to show).
+    recursion_depth : int
+        How many levels of a recursive type the formats that cannot name a type show (the
+        innermost references become ``any``); the JSON Schema formats write the type once
+        under ``$defs`` whatever this says. At least 1.
     """
 
     include_descriptions: bool = True
     include_returns: bool = True
     max_depth: int = 12
+    recursion_depth: int = 2
 
 
 Renderer = Callable[[Toolset, RenderOptions], str]
@@ -42,7 +47,10 @@ class FormatSpec:
     ``id`` equals the renderer's function name. ``supports_*`` say what the format can express;
     ``lossy`` formats may drop exactly what those flags exclude. ``language`` names the real
     language the block is written in (``"xml"``, ``"python"``, ``None`` for prose), for the
-    validity tests.
+    validity tests. ``named_types`` formats write a recursive type once under its name and a
+    map in their own syntax (JSON Schema's ``$defs``/``$ref`` and ``additionalProperties``);
+    every other format shows a recursive type unrolled to ``RenderOptions.recursion_depth``
+    levels and a map as an object with stand-in keys (``toolform.formats._common.plain_type``).
     """
 
     id: str
@@ -62,6 +70,7 @@ class FormatSpec:
     compressed: bool = False
     core: bool = False
     two_stage: bool = False
+    named_types: bool = False
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:

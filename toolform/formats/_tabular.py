@@ -6,6 +6,11 @@ result under ``(result)``), in the columns ``tool | parameter | type | required 
 description``. ``key_value_lines`` and ``json_dotted_paths`` (in the JSON family) write the
 same fields as one ``tool.path`` per line (:func:`field_rows`), ``compact_signature_lines``
 as one line per tool, ``two_stage_index`` as an index table over the Markdown table.
+
+Recursive and map types (see ``toolform.ir``): all of them show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels (default 2; the innermost references become ``any``)
+and a map as an object with one stand-in key per kind of key (``<key>``,
+``<key matching the pattern P>``) holding the values' type (``_common.plain_type``).
 """
 
 from __future__ import annotations

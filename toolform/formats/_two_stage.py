@@ -24,6 +24,11 @@ The facts of the four (family ``json``, default protocol ``json_object``, every 
 true, not lossy, compressed, novel) are the study's registry rows: their family there is
 ``json`` (stage 2 is JSON Schema), so they are registered under it rather than under the
 registry's ``two_stage`` family, with ``two_stage=True``.
+
+Recursive and map types (see ``toolform.ir``): the stage-two schemas show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels (default 2; the innermost references become ``any``)
+and a map as an object with one stand-in key per kind of key (``<key>``,
+``<key matching the pattern P>``) holding the values' type (``_common.plain_type``).
 """
 
 from __future__ import annotations

@@ -8,6 +8,12 @@ entry of ``_common.function_entry`` (name, description, parameters, and ``return
 :func:`_marked_json` (JSON that cannot contain the markers around it), the Python writer of
 ``_code`` for the Python-shaped listings, and the compact notation of ``_common`` for the
 one-line ones.
+
+Recursive and map types (see ``toolform.ir``): the listings that embed JSON Schema
+(``named_types``: Hermes, Qwen, Granite, Mistral, Llama 3, Glaive, MCP, Responses, Gorilla,
+ReAct, LangChain) write a recursive type once under ``$defs`` and a map as
+``additionalProperties``/``patternProperties``; the others show a recursive type unrolled to
+``RenderOptions.recursion_depth`` levels and a map with stand-in keys (``<key>``).
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ def _shape_flags(default_protocol: str, **extra: Any) -> dict[str, Any]:
                  "gets function signatures inside <tools></tools> XML tags, then one "
                  "OpenAI-style function JSON per line inside the tags."),
     **_shape_flags("tool_call_tags"),
+    named_types=True,
 )
 def hermes_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as the Hermes system prompt's tool section.
@@ -92,7 +99,7 @@ def hermes_tools(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    entries = _chat_entries(prepare(toolset, options))
+    entries = _chat_entries(prepare(toolset, options, named_types=True))
     for entry in entries:
         if "returns" in entry["function"]:
             entry["function"]["return"] = entry["function"].pop("returns")
@@ -110,6 +117,7 @@ def hermes_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "saying that function signatures are given within <tools></tools> XML tags, "
                  "and one OpenAI-style tool JSON per line inside the tags."),
     **_shape_flags("tool_call_tags"),
+    named_types=True,
 )
 def qwen_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as the ``# Tools`` section of Qwen's chat template.
@@ -146,7 +154,7 @@ def qwen_tools(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     lines = [_marked_json(e, ("<tools>", "</tools>"))
-             for e in _chat_entries(prepare(toolset, options))]
+             for e in _chat_entries(prepare(toolset, options, named_types=True))]
     return "\n".join(["# Tools", "", "You may call one or more functions to assist with the user "
                       "query.", "", "You are provided with function signatures within "
                       "<tools></tools> XML tags:", "<tools>", *lines, "</tools>"])
@@ -158,6 +166,7 @@ def qwen_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "array of function objects (name, description, parameters), indented by "
                  "four spaces."),
     **_shape_flags("tool_call_tags"),
+    named_types=True,
 )
 def granite_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Granite ``<|tool|>`` block.
@@ -183,7 +192,7 @@ def granite_tools(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    functions = [function_entry(t) for t in prepare(toolset, options)]
+    functions = [function_entry(t) for t in prepare(toolset, options, named_types=True)]
     return "<|tool|>\n" + _marked_json(functions, ("<|tool|>",), indent=4)
 
 
@@ -193,6 +202,7 @@ def granite_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "JSON between [AVAILABLE_TOOLS] and [/AVAILABLE_TOOLS], as the v3 tokenizer "
                  "writes it."),
     **_shape_flags("json_array"),
+    named_types=True,
 )
 def mistral_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset between Mistral's ``[AVAILABLE_TOOLS]`` control tokens.
@@ -218,7 +228,7 @@ def mistral_tools(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    text = _marked_json(_chat_entries(prepare(toolset, options)),
+    text = _marked_json(_chat_entries(prepare(toolset, options, named_types=True)),
                         ("[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]"))
     return f"[AVAILABLE_TOOLS] {text}[/AVAILABLE_TOOLS]"
 
@@ -231,6 +241,7 @@ def mistral_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "format that you can invoke.' followed by the OpenAI-style tool list, "
                  "pretty-printed with an indent of four."),
     **_shape_flags("json_object"),
+    named_types=True,
 )
 def llama3_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Llama 3's JSON function list.
@@ -256,7 +267,7 @@ def llama3_tools(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    entries = _chat_entries(prepare(toolset, options))
+    entries = _chat_entries(prepare(toolset, options, named_types=True))
     return ("Here is a list of functions in JSON format that you can invoke.\n\n"
             + json.dumps(entries, ensure_ascii=False, indent=4))
 
@@ -267,6 +278,7 @@ def llama3_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "assistant with access to the following functions. Use them if required -' "
                  "then each function's JSON object, indented by four, one after another."),
     **_shape_flags("json_object"),
+    named_types=True,
 )
 def glaive_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Glaive's system prompt.
@@ -294,7 +306,7 @@ def glaive_tools(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     objects = [json.dumps(function_entry(t), ensure_ascii=False, indent=4)
-               for t in prepare(toolset, options)]
+               for t in prepare(toolset, options, named_types=True)]
     return "\n".join(["You are a helpful assistant with access to the following functions. "
                       "Use them if required -", *objects])
 
@@ -317,6 +329,7 @@ def _mcp_entry(tool: ToolIR) -> dict[str, Any]:
                  "and outputSchema, pretty-printed JSON."),
     language="json",
     **_shape_flags("json_object"),
+    named_types=True,
 )
 def mcp_manifest(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as an MCP ``tools/list`` result.
@@ -343,7 +356,7 @@ def mcp_manifest(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    tools = [_mcp_entry(t) for t in prepare(toolset, options)]
+    tools = [_mcp_entry(t) for t in prepare(toolset, options, named_types=True)]
     return json.dumps({"tools": tools}, ensure_ascii=False, indent=2)
 
 
@@ -354,6 +367,7 @@ def mcp_manifest(toolset: Toolset, options: RenderOptions) -> str:
                  "wrapper of Chat Completions, pretty-printed JSON."),
     language="json",
     **_shape_flags("json_object"),
+    named_types=True,
 )
 def openai_responses(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Responses API function tools.
@@ -382,7 +396,7 @@ def openai_responses(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     entries = []
-    for tool in prepare(toolset, options):
+    for tool in prepare(toolset, options, named_types=True):
         entry: dict[str, Any] = {"type": "function", "name": tool.name,
                                  "description": tool.description,
                                  "parameters": tool.input_schema(), "strict": False}
@@ -511,6 +525,7 @@ def _api_call(tool: ToolIR) -> str:
                  "functionality and description; an API catalogue rather than signatures."),
     language="jsonl",
     **_shape_flags("python_call"),
+    named_types=True,
 )
 def gorilla_api(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as a Gorilla-style API record, one JSON object per line.
@@ -540,7 +555,7 @@ def gorilla_api(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     lines = []
-    for tool in prepare(toolset, options):
+    for tool in prepare(toolset, options, named_types=True):
         record: dict[str, Any] = {"domain": split_domain(tool.name)[0], "api_name": tool.name,
                                   "api_call": _api_call(tool),
                                   "api_arguments": tool.input_schema()}
@@ -565,6 +580,7 @@ def _describe(tool: ToolIR) -> str:
                  "then one line per tool, 'name: description, args: {JSON Schema}', and the "
                  "list of valid tool names."),
     **_shape_flags("react"),
+    named_types=True,
 )
 def react_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a ReAct prompt's tool list.
@@ -599,7 +615,7 @@ def react_tools(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    tools = prepare(toolset, options)
+    tools = prepare(toolset, options, named_types=True)
     lines = []
     for tool in tools:
         head = f"{tool.name}: {_describe(tool)}" if tool.description else tool.name
@@ -617,6 +633,7 @@ def react_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "description, args: {...}', the args written as a Python dict literal of "
                  "the parameters' JSON Schema."),
     **_shape_flags("react"),
+    named_types=True,
 )
 def langchain_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as LangChain's ``render_text_description_and_args`` does.
@@ -646,7 +663,7 @@ def langchain_tools(toolset: Toolset, options: RenderOptions) -> str:
         When a tool nests past ``options.max_depth``.
     """
     lines = []
-    for tool in prepare(toolset, options):
+    for tool in prepare(toolset, options, named_types=True):
         head = f"{tool.name} - {_describe(tool)}" if tool.description else tool.name
         line = f"{head}, args: {tool.input_schema()!r}"
         if tool.returns is not None:

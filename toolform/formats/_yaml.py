@@ -9,6 +9,12 @@ null (``yes``, ``off``, ``null``...); every other string is double-quoted with e
 anything outside YAML's printable set. Floats always carry a ``.`` so YAML 1.1 readers see a
 float. So ``yaml.safe_load`` of its output gives back the data exactly, and it is an order of
 magnitude faster than PyYAML's pure-Python emitter.
+
+Recursive and map types (see ``toolform.ir``): the JSON Schema formats here (``named_types``)
+write a recursive type once under ``$defs`` and use it through ``$ref``, a map as
+``additionalProperties``/``patternProperties``/``propertyNames``; ``yaml_minimal`` and the
+OpenAPI document show a recursive type unrolled to ``RenderOptions.recursion_depth`` levels and
+a map with stand-in keys.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ class _BlockDumper(yaml.SafeDumper):
                  "fewer tokens on the same content."),
     language="yaml",
     core=True,
+    named_types=True,
 )
 def yaml_schema(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a block-style YAML list of tool definitions.
@@ -71,7 +78,7 @@ def yaml_schema(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    entries = [function_entry(t) for t in prepare(toolset, options)]
+    entries = [function_entry(t) for t in prepare(toolset, options, named_types=True)]
     return yaml.dump(entries, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True,
                      default_flow_style=False, width=100)
 
@@ -265,6 +272,7 @@ class YamlWriter:
                  "JSON with fewer quotes."),
     language="yaml",
     compressed=True,
+    named_types=True,
 )
 def yaml_flow(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as a flow mapping on one line, in a block sequence.
@@ -289,7 +297,8 @@ def yaml_flow(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    lines = [f"- {_flow(function_entry(t))}" for t in prepare(toolset, options)]
+    tools = prepare(toolset, options, named_types=True)
+    lines = [f"- {_flow(function_entry(t))}" for t in tools]
     return "\n".join(lines or ["[]"]) + "\n"
 
 
@@ -340,6 +349,7 @@ def yaml_minimal(toolset: Toolset, options: RenderOptions) -> str:
                  "description moved into # comment lines over the tool or key it documents, "
                  "as in annotated Kubernetes or Ansible files."),
     language="yaml",
+    named_types=True,
 )
 def yaml_documented(toolset: Toolset, options: RenderOptions) -> str:
     """Render the tool definitions as block YAML with descriptions in ``#`` comments.
@@ -366,7 +376,8 @@ def yaml_documented(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    data, comments = lift_descriptions([function_entry(t) for t in prepare(toolset, options)])
+    tools = prepare(toolset, options, named_types=True)
+    data, comments = lift_descriptions([function_entry(t) for t in tools])
     return YamlWriter(comments).dump(data)
 
 
@@ -382,10 +393,12 @@ def _intern(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     def schema(s: dict[str, Any]) -> dict[str, Any]:
         out = dict(s)
-        if "properties" in s:
-            out["properties"] = {name: schema(sub) for name, sub in s["properties"].items()}
-        if isinstance(s.get("items"), dict):
-            out["items"] = schema(s["items"])
+        for key in ("properties", "patternProperties", "$defs"):
+            if key in s:
+                out[key] = {name: schema(sub) for name, sub in s[key].items()}
+        for key in ("items", "additionalProperties", "propertyNames"):
+            if isinstance(s.get(key), dict):
+                out[key] = schema(s[key])
         if "anyOf" in s:
             out["anyOf"] = [schema(sub) for sub in s["anyOf"]]
         key = json.dumps(out, sort_keys=True, ensure_ascii=False)
@@ -405,6 +418,7 @@ def _intern(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     language="yaml",
     novel=True,
     compressed=True,
+    named_types=True,
 )
 def yaml_anchors(toolset: Toolset, options: RenderOptions) -> str:
     """Render the tool definitions as block YAML, repeated sub-schemas as anchors and aliases.
@@ -432,7 +446,7 @@ def yaml_anchors(toolset: Toolset, options: RenderOptions) -> str:
     RenderError
         When a tool nests past ``options.max_depth``.
     """
-    entries = _intern([function_entry(t) for t in prepare(toolset, options)])
+    entries = _intern([function_entry(t) for t in prepare(toolset, options, named_types=True)])
     return YamlWriter(share=True).dump(entries)
 
 

@@ -5,7 +5,9 @@ Kinds read: ``openai`` (chat-completions tools or bare function objects), ``anth
 import only) and ``ir`` (the project's IR JSON); also Python functions (``from_python``, ``@tool``),
 TypeScript declarations (``from_typescript``), the OpenAI Responses-API shape and live MCP
 servers over stdio (``load_mcp``). :func:`load_tools` detects the kind; every loader
-raises only :class:`~toolform.errors.LoaderError`, naming the file, the tool and the JSON path.
+raises only :class:`~toolform.errors.LoaderError`, naming the file, the tool and the JSON path,
+and reports what loaded but was probably not meant as named warnings on ``Toolset.warnings``
+(:class:`~toolform.errors.LoaderWarning`; the CLI prints them).
 JSON Schema is mapped onto the IR by :func:`json_schema_to_type` (the rules are in
 ``toolform/io/_jsonschema.py``).
 """

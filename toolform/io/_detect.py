@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import LoaderError
 from ..ir import Toolset
 from ._ir import from_ir, to_ir
-from ._jsonschema import Where, describe
-from ._vendors import (from_anthropic, from_bfcl, from_mcp, from_openai, to_anthropic, to_mcp,
-                       to_openai)
+from ._jsonschema import Where, child, describe
+from ._vendors import (TEXT_CHECKED, from_anthropic, from_bfcl, from_mcp, from_openai,
+                       to_anthropic, to_mcp, to_openai)
 
 __all__ = ["EXPORT_KINDS", "LOAD_KINDS", "detect_kind", "export_tools", "load_tools",
            "read_json", "save_tools"]
@@ -37,9 +38,18 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     Raises
     ------
     LoaderError
-        When the file cannot be read, is not UTF-8, or is not one JSON document (the message
-        gives line and column).
+        When the file cannot be read, is not UTF-8, is not one JSON document (the message
+        gives line and column), or repeats a key within one object (the JSON path names it).
     """
+    return _read_json_text(path)[0]
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _read_json_text(path: str | os.PathLike[str]) -> tuple[Any, bool]:
+    """:func:`read_json`, and whether the text is free of escaped surrogates (then no string
+    in it can hold a lone one)."""
     where = Where(os.fspath(path))
     try:
         data = Path(path).read_bytes()
@@ -52,8 +62,9 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise where.error(f"not UTF-8 text (byte {exc.start})", "$") from None
+    repeated: list[tuple[dict, str]] = []
     try:
-        return json.loads(text)
+        obj = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, repeated))
     except json.JSONDecodeError as exc:
         hint = " (JSON lines? load one line at a time)" if exc.msg == "Extra data" else ""
         raise where.error(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}{hint}",
@@ -61,6 +72,40 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     except (ValueError, RecursionError) as exc:  # an integer past the digit limit; deep nesting
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise where.error(f"invalid JSON: {reason}", "$") from None
+    if repeated:
+        holder, key = repeated[0]
+        path = _path_of(obj, holder) or "$"
+        raise where.error(f"the key {key!r} appears twice in one object; JSON readers keep only "
+                          "one of the two values (here the last), so the file says two things",
+                          child(path, key))
+    return obj, _SURROGATE_ESCAPE.search(text) is None
+
+
+def _object(pairs: list[tuple[str, Any]], repeated: list[tuple[dict, str]]) -> dict:
+    """A JSON object from its pairs, noting a key that comes twice."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs) and not repeated:
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                repeated.append((obj, key))
+                break
+            seen.add(key)
+    return obj
+
+
+def _path_of(root: Any, target: dict) -> str | None:
+    """The JSON path of the object ``target`` inside ``root``."""
+    stack: list[tuple[Any, str]] = [(root, "$")]
+    while stack:
+        node, path = stack.pop()
+        if node is target:
+            return path
+        if isinstance(node, dict):
+            stack.extend((v, child(path, k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, child(path, i)) for i, v in enumerate(node))
+    return None
 
 
 def _item_kind(items: list | tuple) -> str | None:
@@ -149,7 +194,11 @@ def load_tools(source: str | os.PathLike[str] | dict | list, kind: str | None = 
     Returns
     -------
     Toolset
-        With ``source`` set to the path (or ``"<object>"``).
+        With ``source`` set to the path (or ``"<object>"``), and ``warnings`` holding a
+        :class:`~toolform.errors.LoaderWarning` for each thing that loaded but was probably
+        not meant (codes: ``required-not-declared``, ``default-wrong-type``,
+        ``oneof-overlap``, ``allof-closed-object``, ``name-rejected-by-providers``; see
+        ``toolform/io/_jsonschema.py``).
 
     Raises
     ------
@@ -158,9 +207,10 @@ def load_tools(source: str | os.PathLike[str] | dict | list, kind: str | None = 
         kind, or any malformed tool; it names the file, the tool and the JSON path. No other
         exception leaves this function.
     """
+    checked = False
     if isinstance(source, (str, os.PathLike)):
         file = os.fspath(source)
-        obj = read_json(source)
+        obj, checked = _read_json_text(source)
     elif isinstance(source, (dict, list)):
         file, obj = "<object>", source
     else:
@@ -171,7 +221,11 @@ def load_tools(source: str | os.PathLike[str] | dict | list, kind: str | None = 
     loader = _LOADERS.get(kind) if isinstance(kind, str) else None
     if loader is None:
         raise LoaderError(f"unknown tools kind {kind!r}; kinds: {', '.join(LOAD_KINDS)}", file=file)
-    return loader(obj, file)
+    token = TEXT_CHECKED.set(checked)
+    try:
+        return loader(obj, file)
+    finally:
+        TEXT_CHECKED.reset(token)
 
 
 def export_tools(toolset: Toolset, kind: str) -> Any:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import KINDS, NO_DEFAULT, ParamIR, ToolIR, Toolset, TypeIR
-from ._jsonschema import MAX_DEPTH, Where, check_count, check_number, child, describe
+from ._jsonschema import (MAX_DEPTH, Where, check_count, check_number, check_pattern, child,
+                          describe)
 from ._vendors import as_is, read_toolset
 
 __all__ = ["IR_VERSION", "from_ir", "to_ir"]
@@ -21,7 +22,8 @@ IR_VERSION = 1
 _NUMBERS = ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum")
 _COUNTS = ("min_length", "max_length", "min_items", "max_items")
 _TYPE_KEYS = frozenset(("kind", "fields", "items", "values", "options", "pattern", "format",
-                        "nullable", "additional", *_NUMBERS, *_COUNTS))
+                        "nullable", "additional", "value_type", "key_type", "pattern_types",
+                        "name", "ref", *_NUMBERS, *_COUNTS))
 _PARAM_KEYS = frozenset(("name", "type", "description", "required", "default", "title"))
 _TOOL_KEYS = frozenset(("name", "description", "params", "returns", "title"))
 
@@ -101,23 +103,61 @@ def _type(value: Any, where: Where, path: str, depth: int) -> TypeIR:
             check = check_number if key in _NUMBERS else check_count if key in _COUNTS else None
             constraints[key] = (check(where, obj[key], child(path, key)) if check
                                 else where.opt_str(obj, key, path))
-    return TypeIR(kind=kind, fields=_params(obj.get("fields", []), where, child(path, "fields"),
-                                            depth),
-                  items=None if items is None else _type(items, where, child(path, "items"),
-                                                         depth + 1),
-                  values=tuple(values), options=options,
-                  nullable=_flag(obj, "nullable", False, where, path), additional=additional,
-                  **constraints)
+    if "pattern" in constraints:
+        check_pattern(where, constraints["pattern"], child(path, "pattern"))
+    for key in ("value_type", "key_type"):
+        if obj.get(key) is not None:
+            constraints[key] = _type(obj[key], where, child(path, key), depth + 1)
+    entries_path = child(path, "pattern_types")
+    entries = []
+    for i, entry in enumerate(where.want_list(obj.get("pattern_types", []), entries_path,
+                                              "pattern_types")):
+        entry_path = child(entries_path, i)
+        entry = where.want_dict(entry, entry_path, "a pattern_types entry")
+        _known_keys(entry, frozenset(("pattern", "type")), where, entry_path,
+                    "a pattern_types entry")
+        if "pattern" not in entry or "type" not in entry:
+            raise where.error("a pattern_types entry needs 'pattern' and 'type'", entry_path)
+        entries.append((check_pattern(where, entry["pattern"], child(entry_path, "pattern")),
+                        _type(entry["type"], where, child(entry_path, "type"), depth + 1)))
+    name, ref = where.opt_str(obj, "name", path), where.opt_str(obj, "ref", path)
+    try:
+        return TypeIR(kind=kind, fields=_params(obj.get("fields", []), where,
+                                                child(path, "fields"), depth),
+                      items=None if items is None else _type(items, where, child(path, "items"),
+                                                             depth + 1),
+                      values=tuple(values), options=options,
+                      nullable=_flag(obj, "nullable", False, where, path), additional=additional,
+                      pattern_types=tuple(entries), name=name, ref=ref, **constraints)
+    except ValueError as exc:  # a ref without a name, map keys on a non-object...
+        raise where.error(str(exc), path) from None
+
+
+def _check_refs(t: TypeIR, where: Where, path: str, bound: tuple[str, ...] = ()) -> None:
+    """Raise when a ``ref`` has no enclosing type of its name."""
+    stack = [(t, path, bound)]
+    while stack:
+        node, at, names = stack.pop()
+        if node.kind == "ref" and node.ref not in names:
+            raise where.error(f"'ref' {node.ref!r} has no enclosing type named so", at)
+        inner = (*names, node.name) if node.name else names
+        stack.extend((c, at, inner) for c in node.children())
 
 
 def _tool(value: dict, path: str, where: Where) -> ToolIR:
     _known_keys(value, _TOOL_KEYS, where, path, "a tool")
     returns = value.get("returns")
-    return ToolIR(name=value["name"], description=where.opt_str(value, "description", path),
-                  params=_params(value.get("params", []), where, child(path, "params"), 0),
+    params_path = child(path, "params")
+    tool = ToolIR(name=value["name"], description=where.opt_str(value, "description", path),
+                  params=_params(value.get("params", []), where, params_path, 0),
                   returns=None if returns is None else _type(returns, where,
                                                              child(path, "returns"), 0),
                   title=where.opt_str(value, "title", path))
+    for i, p in enumerate(tool.params):
+        _check_refs(p.type, where, child(child(params_path, i), "type"))
+    if tool.returns is not None:
+        _check_refs(tool.returns, where, child(path, "returns"))
+    return tool
 
 
 def from_ir(obj: Any, source: str = "<object>") -> Toolset:
@@ -138,7 +178,8 @@ def from_ir(obj: Any, source: str = "<object>") -> Toolset:
     ------
     LoaderError
         On a missing or unsupported version, an unknown key, a wrong-typed value, a duplicate
-        tool or parameter name, or nesting past ``MAX_DEPTH`` levels; naming file, tool and path.
+        tool or parameter name, an invalid regular expression, a ``ref`` outside any type of
+        its name, or nesting past ``MAX_DEPTH`` levels; naming file, tool and path.
     """
     source = str(source)
     top = Where(source)

@@ -13,30 +13,59 @@ How JSON Schema maps onto the IR (:mod:`toolform.ir`):
   (``anyOf: [X, {"type": "null"}]`` is X, nullable). Keywords beside ``anyOf`` apply to every
   alternative. Nested unions are flattened, and an alternative of kind ``any`` makes the whole
   type ``any``.
-* ``allOf`` parts are merged into one schema (``properties`` and ``required`` are combined;
-  where parts disagree on another keyword, the later part wins).
+* ``allOf`` members are joined into one schema that accepts what every member accepts:
+  ``properties`` and ``required`` are combined (a property in two members gets both schemas),
+  type names are intersected (``integer`` lies within ``number``), enum values intersected,
+  lower bounds raised and upper bounds lowered, two patterns both required. Members that no
+  value can satisfy together (no common type or enum value, two constants, two formats) are
+  a :class:`LoaderError`, as are two members with an ``anyOf`` each; otherwise annotations
+  of the later member win. A member with ``additionalProperties: false`` beside members that
+  add properties is read as one object with all of them, with the warning
+  ``allof-closed-object`` (JSON Schema itself would reject any value for those properties).
 * ``$ref`` must be local (``#/$defs/X``, ``#/definitions/X`` or any JSON pointer into the same
   schema). Keywords beside it override the referenced ones. Errors inside a referenced definition
-  name the definition's path. A ``$ref`` met again while it is being expanded is a cycle: the IR
-  is a tree, so a recursive schema is a :class:`LoaderError` at the ``$ref`` that closes it.
+  name the definition's path.
+* **Recursion.** A ``$ref`` that leads back to a schema still being converted (one of its
+  enclosing schemas: ``#/$defs/Node`` inside ``Node``, ``#/properties/filter`` inside
+  ``filter``, ``#`` anywhere) makes that schema a *named* type and the ``$ref`` a ``ref`` node
+  to it (see :mod:`toolform.ir`). The name is the last token of the pointer that is not a
+  keyword or an index (``jsonValue``, ``filter``; ``Root`` for ``#``), made unique within the
+  tool; the same definition used in two places is one named type. A root that refers to
+  itself gives parameters whose ``ref`` nodes stand for the whole root type. ``nullable``
+  beside a recursive ``$ref`` is kept; other type keywords there are a :class:`LoaderError`
+  (the IR cannot narrow a recursive type in one place), as are a ``$ref`` loop that never
+  reaches a schema (``A`` → ``B`` → ``A``) and a recursive ``$ref`` inside ``allOf``.
 * ``enum`` makes an ``enum`` of JSON scalars; ``const`` an ``enum`` of one value. A ``null``
   among the values (or in ``type``) makes the enum nullable and is not kept among its values;
   an enum of ``null`` alone is the ``null`` kind.
-* With no ``type``: ``properties`` or ``additionalProperties`` make an ``object``, ``items`` or
-  ``prefixItems`` an ``array``, anything else ``any``.
+* With no ``type``: ``properties``, ``additionalProperties``, ``patternProperties`` or
+  ``propertyNames`` make an ``object``, ``items`` or ``prefixItems`` an ``array``, anything else
+  ``any``.
 * ``items`` as a list (a tuple, draft 4) or ``prefixItems`` (2020-12): the array's ``items`` is the
   union of the positional schemas (one schema when they agree). ``items: {}`` or ``true`` means
   "elements of any type" (``items`` None).
-* ``additionalProperties``: a boolean is kept; a schema means ``True``.
+* **Maps.** ``additionalProperties``: a boolean is kept; a schema (other than ``{}``) is the
+  object's ``value_type``. ``patternProperties`` become ``pattern_types`` (each pattern must be
+  a valid regular expression), ``propertyNames`` the ``key_type`` (a string schema; a plain
+  ``{"type": "string"}`` says nothing and is dropped).
 * ``required`` naming a property that ``properties`` does not declare adds a required field of
   kind ``any`` after the declared ones: that is what JSON Schema means (the key must be there,
   with any value), and real documents rely on it (BFCL's ``waste_calculation.calculate`` lists
-  an object's keys only in ``required`` and its description). Duplicate names count once.
+  an object's keys only in ``required`` and its description). It is reported as the warning
+  ``required-not-declared``. Duplicate names count once; an empty property name is a
+  :class:`LoaderError`.
+* ``oneOf`` is read as ``anyOf``; two alternatives that plainly accept the same values (two
+  equal schemas, ``integer`` beside ``number``, an untyped one) give the warning
+  ``oneof-overlap``, since JSON Schema's ``oneOf`` rejects the values both accept.
 * Constraints are kept where they apply: lengths, ``pattern`` and ``format`` on strings; bounds
   and ``format`` on numbers; ``minItems``/``maxItems`` on arrays; all of them on ``any``.
   A draft-4 boolean ``exclusiveMinimum: true`` turns ``minimum`` into an exclusive bound.
-  OpenAPI's ``nullable: true`` is honoured.
-* ``description``, ``title`` and ``default`` of a property go to its :class:`ParamIR`.
+  OpenAPI's ``nullable: true`` is honoured. A ``pattern`` that is not an ECMA-262 regular
+  expression (as jsonschema-rs, the validator grading uses, reads it) and bounds no value can
+  meet (``minimum`` above ``maximum``, ``minLength`` above ``maxLength``...) are a
+  :class:`LoaderError`.
+* ``description``, ``title`` and ``default`` of a property go to its :class:`ParamIR`; a default
+  that is not a value of the property's type gives the warning ``default-wrong-type``.
 
 Limits: a schema nested deeper than :data:`MAX_DEPTH` levels, or expanding (through ``$ref``) to
 more than :data:`MAX_NODES` schemas, is a :class:`LoaderError`, so no input can hang a loader or
@@ -45,15 +74,17 @@ exhaust the interpreter's stack.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
-from dataclasses import dataclass, replace
+import warnings
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 from urllib.parse import unquote
 
-from ..errors import LoaderError
-from ..ir import NO_DEFAULT, ParamIR, TypeIR
+from ..errors import LoaderError, LoaderWarning
+from ..ir import NO_DEFAULT, ParamIR, TypeIR, unfold
 
 __all__ = [
     "BFCL_TYPES",
@@ -62,8 +93,10 @@ __all__ = [
     "MAX_NODES",
     "SchemaReader",
     "Where",
+    "TYPE_KEYWORDS",
     "check_count",
     "check_number",
+    "check_pattern",
     "child",
     "describe",
     "json_schema_to_params",
@@ -130,7 +163,8 @@ def describe(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Where:
-    """The file and tool being read; raises :class:`LoaderError` naming them and a JSON path.
+    """The file and tool being read; raises :class:`LoaderError` naming them and a JSON path,
+    and collects :class:`LoaderWarning` s.
 
     Parameters
     ----------
@@ -139,14 +173,30 @@ class Where:
     tool : str or None
         The tool's name, ``"#i"`` for the i-th tool before its name is known, or None outside any
         tool.
+    sink : list or None
+        Where :meth:`warn` puts its warnings (the loaders hand the list to
+        ``Toolset.warnings``); None issues them through :func:`warnings.warn`.
     """
 
     file: str
     tool: str | None = None
+    sink: list[LoaderWarning] | None = field(default=None, compare=False, repr=False)
 
     def error(self, message: str, path: str | None) -> LoaderError:
         """A :class:`LoaderError` at ``path`` (to be raised by the caller)."""
         return LoaderError(message, file=self.file, tool=self.tool, path=path)
+
+    def warn(self, code: str, message: str, path: str | None) -> None:
+        """Report a :class:`LoaderWarning` named ``code`` at ``path``."""
+        found = LoaderWarning(code, message, file=self.file, tool=self.tool, path=path)
+        if self.sink is None:
+            warnings.warn(found, stacklevel=3)
+        else:
+            self.sink.append(found)
+
+    def for_tool(self, tool: str | None) -> Where:
+        """The same file and sink, naming ``tool``."""
+        return Where(self.file, tool, self.sink)
 
     def want_dict(self, value: Any, path: str, what: str) -> dict:
         """``value`` if it is a JSON object, else raise naming ``what`` should have been."""
@@ -212,6 +262,28 @@ def _check_string(where: Where, value: Any, path: str) -> str:
     return value
 
 
+@functools.lru_cache(maxsize=4096)
+def _regex_problem(pattern: str) -> str | None:
+    """Why ``pattern`` is not an ECMA-262 regular expression (JSON Schema's dialect, as
+    jsonschema-rs, the validator grading uses, reads it), or None when it is one."""
+    import jsonschema_rs
+
+    try:
+        jsonschema_rs.validator_for({"pattern": pattern})
+    except (jsonschema_rs.ValidationError, ValueError) as exc:
+        return str(exc).splitlines()[0]
+    return None
+
+
+def check_pattern(where: Where, value: Any, path: str) -> str:
+    """``value`` if it is a string holding a valid regular expression, else raise."""
+    _check_string(where, value, path)
+    if _regex_problem(value) is not None:
+        raise where.error(f"{json.dumps(value, ensure_ascii=False)} is not a valid regular "
+                          "expression (ECMA-262, as JSON Schema reads patterns)", path)
+    return value
+
+
 # JSON Schema constraint keyword -> (TypeIR attribute, value check)
 _CONSTRAINTS = {
     "minimum": ("minimum", check_number),
@@ -222,7 +294,7 @@ _CONSTRAINTS = {
     "maxLength": ("max_length", check_count),
     "minItems": ("min_items", check_count),
     "maxItems": ("max_items", check_count),
-    "pattern": ("pattern", _check_string),
+    "pattern": ("pattern", check_pattern),
     "format": ("format", _check_string),
 }
 _NUMERIC = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "format")
@@ -235,6 +307,18 @@ _APPLIES = {
     "any": tuple(_CONSTRAINTS),
 }
 _ANY = TypeIR("any")
+_PLAIN_STRING = TypeIR("string")
+
+#: Keywords that change what a schema accepts; any other keyword beside a ``$ref`` is an
+#: annotation (description, title, default, examples...) or one the loader ignores.
+TYPE_KEYWORDS = frozenset(("type", "enum", "const", "anyOf", "oneOf", "allOf", "properties",
+                           "required", "additionalProperties", "patternProperties",
+                           "propertyNames", "items", "prefixItems", "nullable", *_CONSTRAINTS))
+# Pointer tokens that name a place in a schema rather than a type; skipped when a recursive
+# type is named after the pointer of the $ref that closes it.
+_STRUCTURAL = frozenset(("properties", "items", "prefixItems", "anyOf", "oneOf", "allOf",
+                         "$defs", "definitions", "additionalProperties", "patternProperties",
+                         "propertyNames", "not", "if", "then", "else", "components", "schemas"))
 
 
 def _merge(base: dict, extra: dict) -> dict:
@@ -248,6 +332,26 @@ def _merge(base: dict, extra: dict) -> dict:
     return out
 
 
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equality of JSON values (``True`` is not ``1``)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _type_names(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+@dataclass
+class _Open:
+    """A schema being converted: its path, whether it is exactly the schema at that path
+    (a ``$ref`` back to it then means this very type), and the name it gets once a ``$ref``
+    refers back to it."""
+
+    path: str
+    pure: bool
+    name: str = ""
+
+
 class SchemaReader:
     """Converts one JSON Schema document (a tool's input or output schema) to IR.
 
@@ -258,19 +362,25 @@ class SchemaReader:
     root_path : str
         Its JSON path in the file (``$.tools[3].inputSchema``).
     where : Where
-        File and tool, for errors.
+        File and tool, for errors and warnings.
     types : mapping of str to str
         Type names accepted in ``type`` and the IR kind of each (:data:`JSON_TYPES` or
         :data:`BFCL_TYPES`).
+    names : dict of str to TypeIR, optional
+        The named (recursive) types already read for this tool, shared by the readers of its
+        input and output schemas so that one name means one type within a tool.
     """
 
     def __init__(self, root: Any, root_path: str, where: Where,
-                 types: Mapping[str, str] = JSON_TYPES) -> None:
+                 types: Mapping[str, str] = JSON_TYPES,
+                 names: dict[str, TypeIR] | None = None) -> None:
         self.root = root
         self.root_path = root_path
         self.where = where
         self.types = types
         self._active: list[str] = []  # $refs being expanded, outermost first
+        self._open: list[_Open] = []  # schemas being converted, outermost first
+        self._names = {} if names is None else names
         self._nodes = 0
 
     # -- entry points --------------------------------------------------------------------------
@@ -281,71 +391,243 @@ class SchemaReader:
     def read_params(self) -> tuple[ParamIR, ...]:
         """The root schema, which must describe an object, as a tool's parameters.
 
-        An empty schema (``{}`` or ``true``) gives no parameters.
+        An empty schema (``{}`` or ``true``) gives no parameters. When the root refers to
+        itself (``$ref: "#"``), the parameters are its fields with those references standing
+        for the whole (named) root type.
         """
         found = self.read_type()
         if found.kind == "object":
-            return found.fields
+            return unfold(found).fields
         if found.kind == "any":
             return ()
         raise self.where.error(f"a parameters schema must describe an object, got a {found.kind} "
                                "schema", self.root_path)
 
     # -- expansion of $ref and allOf -----------------------------------------------------------
-    def _node(self, schema: Any, path: str, depth: int) -> tuple[TypeIR, dict, str]:
-        """Convert one schema; also return it expanded (for annotations) and its path."""
+    def _node(self, schema: Any, path: str, depth: int,
+              pure: bool = True) -> tuple[TypeIR, dict, str]:
+        """Convert one schema; also return it expanded (for annotations) and its path.
+
+        ``pure`` is False when ``schema`` is the schema at ``path`` with keywords from
+        elsewhere merged in (an ``anyOf`` alternative with its siblings).
+        """
         if depth > MAX_DEPTH:
             raise self.where.error(f"schema nested deeper than {MAX_DEPTH} levels", path)
         self._nodes += 1
         if self._nodes > MAX_NODES:
             raise self.where.error(f"schema expands to more than {MAX_NODES} schemas", path)
-        expanded, path, pushed = self._expand(schema, path, 0)
+        pushed_before = len(self._active)
         try:
-            return self._convert(expanded, path, depth), expanded, path
+            expanded, path, pure, closes = self._expand(schema, path, 0, pure, [])
+            if closes is not None:
+                return closes, expanded, path
+            entry = _Open(path, pure)
+            self._open.append(entry)
+            try:
+                found = self._convert(expanded, path, depth)
+            finally:
+                self._open.pop()
+            if entry.name:
+                found = self._named(entry.name, found)
+            return found, expanded, path
         finally:
-            del self._active[len(self._active) - pushed:]
+            del self._active[pushed_before:]
 
-    def _expand(self, schema: Any, path: str, depth: int) -> tuple[dict, str, int]:
+    def _expand(self, schema: Any, path: str, depth: int, pure: bool,
+                chain: list[str]) -> tuple[dict, str, bool, TypeIR | None]:
         """Follow ``$ref`` and merge ``allOf`` until a plain schema object remains.
 
-        Returns the schema, its path and how many refs were pushed on the active stack.
+        Returns the schema, its path, whether it is exactly the schema at that path, and a
+        ``ref`` type when a ``$ref`` led back to a schema still being converted (a recursive
+        type). ``chain`` holds the refs followed for this one schema: one met twice never
+        reaches a schema.
         """
-        pushed = 0
         while True:
             depth += 1
             if depth > MAX_DEPTH:
                 raise self.where.error(f"$ref/allOf chain longer than {MAX_DEPTH} steps", path)
             if schema is True:
-                return {}, path, pushed
+                return {}, path, pure, None
             schema = self.where.want_dict(schema, path, "a schema")
             if "$ref" in schema:
                 ref_path = child(path, "$ref")
                 ref = schema["$ref"]
                 if not isinstance(ref, str):
                     raise self.where.error(f"$ref must be a string, got {describe(ref)}", ref_path)
-                if ref in self._active:
-                    loop = " -> ".join([*self._active[self._active.index(ref):], ref])
-                    raise self.where.error(f"$ref cycle ({loop}): recursive schemas have no IR",
+                if ref in chain:
+                    loop = " -> ".join([*chain[chain.index(ref):], ref])
+                    raise self.where.error(f"$ref cycle ({loop}) that never reaches a schema",
                                            ref_path)
+                extras = {k: v for k, v in schema.items() if k != "$ref"}
                 target, target_path = self._resolve(ref, ref_path)
-                self._active.append(ref)
-                pushed += 1
                 if target is True:
                     target = {}
                 target = self.where.want_dict(target, target_path, f"the target of $ref {ref!r}")
-                schema = _merge(target, {k: v for k, v in schema.items() if k != "$ref"})
-                path = target_path
+                back = next((o for o in reversed(self._open) if o.pure and o.path == target_path),
+                            None)
+                if back is not None:
+                    return (_merge(target, extras), target_path, pure,
+                            self._ref_back(back, ref, extras, ref_path))
+                typed = TYPE_KEYWORDS.intersection(extras)
+                if ref in self._active and typed:
+                    raise self.where.error(
+                        f"a recursive $ref with {', '.join(sorted(typed))} beside it: the IR "
+                        "cannot narrow a recursive type in one place", ref_path)
+                chain.append(ref)
+                self._active.append(ref)
+                schema = _merge(target, extras)
+                path, pure = target_path, not typed
                 continue
             if "allOf" in schema:
                 parts_path = child(path, "allOf")
                 merged: dict = {}
                 parts = self.where.want_list(schema["allOf"], parts_path, "allOf")
                 for i, part in enumerate(parts):
-                    part, _, n = self._expand(part, child(parts_path, i), depth)
-                    pushed += n
-                    merged = _merge(merged, part)
-                schema = _merge(merged, {k: v for k, v in schema.items() if k != "allOf"})
-            return schema, path, pushed
+                    part_path = child(parts_path, i)
+                    part, _, _, closes = self._expand(part, part_path, depth, True, chain)
+                    if closes is not None:
+                        raise self.where.error("a $ref back to an enclosing schema inside allOf "
+                                               "is not supported", part_path)
+                    merged = self._conjoin(merged, part, part_path)
+                rest = {k: v for k, v in schema.items() if k != "allOf"}
+                schema = self._conjoin(merged, rest, path)
+            return schema, path, pure, None
+
+    def _ref_back(self, back: _Open, ref: str, extras: dict, ref_path: str) -> TypeIR:
+        """The ``ref`` node for a ``$ref`` that leads back to the open schema ``back``."""
+        typed = TYPE_KEYWORDS.intersection(extras) - {"nullable"}
+        if typed:
+            raise self.where.error(f"a recursive $ref with {', '.join(sorted(typed))} beside it: "
+                                   "the IR cannot narrow a recursive type in one place", ref_path)
+        nullable = extras.get("nullable", False)
+        if not isinstance(nullable, bool):
+            raise self.where.error(f"nullable must be a boolean, got {describe(nullable)}",
+                                   child(ref_path[:-len(".$ref")], "nullable"))
+        if not back.name:
+            back.name = self._fresh_name(ref)
+        return TypeIR("ref", ref=back.name, nullable=nullable)
+
+    def _fresh_name(self, ref: str) -> str:
+        """A name for the type a recursive ``$ref`` refers to: the last token of its pointer
+        that is not a schema keyword or an index (``#/$defs/jsonValue`` → ``jsonValue``,
+        ``#/properties/filter/anyOf/1`` → ``filter``, ``#`` → ``Root``), made unique among
+        the names in use."""
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in unquote(ref[1:]).split("/")[1:]]
+        base = next((t for t in reversed(tokens) if t and t not in _STRUCTURAL
+                     and not t.isdigit()), "Root")
+        taken = {o.name for o in self._open} | set(self._names)
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}_{n}"
+        return name
+
+    def _named(self, name: str, found: TypeIR) -> TypeIR:
+        """``found`` as the type called ``name`` (its ``ref`` nodes named so already). A type
+        equal to one already read for this tool under the same base name is that one."""
+        if found.name:  # the schema is itself another named type: one type, one name
+            found = _retarget(found, name, found.name)
+        else:
+            found = replace(found, name=name)
+        base = re.sub(r"_\d+$", "", found.name)
+        for other_name, other in self._names.items():
+            if other_name != found.name and re.sub(r"_\d+$", "", other_name) == base \
+                    and _rename(found, other_name) == other:
+                return other
+        if found.name in self._names and self._names[found.name] != found:
+            taken = {o.name for o in self._open} | set(self._names)
+            n = 2
+            while f"{base}_{n}" in taken:
+                n += 1
+            found = _rename(found, f"{base}_{n}")
+        self._names[found.name] = found
+        return found
+
+    def _conjoin(self, a: dict, b: dict, path: str) -> dict:
+        """Two ``allOf`` members as one schema: what both accept.
+
+        ``properties`` and ``required`` are combined (a property in both gets both schemas),
+        type names intersected (``integer`` within ``number``), enum values intersected,
+        lower bounds raised and upper bounds lowered, two patterns both required. Members
+        that no value can satisfy together (no common type, no common enum value, two
+        formats, two ``anyOf``) are a :class:`LoaderError` at ``path``; annotations of the
+        later member win.
+        """
+        out = {**a, **b}
+        for key in a.keys() & b.keys():
+            x, y = a[key], b[key]
+            if _json_equal(x, y):
+                continue
+            if key == "properties" and isinstance(x, dict) and isinstance(y, dict):
+                out[key] = {**x, **y}
+                for name in x.keys() & y.keys():
+                    out[key][name] = {"allOf": [x[name], y[name]]}
+            elif key == "required" and isinstance(x, (list, tuple)) \
+                    and isinstance(y, (list, tuple)):
+                out[key] = [*x, *(n for n in y if n not in x)]
+            elif key == "type":
+                out[key] = self._common_types(x, y, path)
+            elif key == "enum" and isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+                common = [v for v in x if any(_json_equal(v, w) for w in y)]
+                if not common:
+                    raise self.where.error("allOf members allow no common enum value", path)
+                out[key] = common
+            elif key == "const":
+                raise self.where.error(f"allOf members ask for two constants, {describe(x)} and "
+                                       f"{describe(y)}", path)
+            elif key in ("minimum", "minLength", "minItems") and _numbers(x, y):
+                out[key] = max(x, y)
+            elif key in ("maximum", "maxLength", "maxItems") and _numbers(x, y):
+                out[key] = min(x, y)
+            elif key == "exclusiveMinimum" and _numbers(x, y):
+                out[key] = max(x, y)
+            elif key == "exclusiveMaximum" and _numbers(x, y):
+                out[key] = min(x, y)
+            elif key == "pattern" and isinstance(x, str) and isinstance(y, str):
+                out[key] = f"^(?=[\\s\\S]*?(?:{x}))(?=[\\s\\S]*?(?:{y}))"
+            elif key == "format":
+                raise self.where.error(f"allOf members ask for two formats, {describe(x)} and "
+                                       f"{describe(y)}", path)
+            elif key in ("items", "propertyNames"):
+                out[key] = {"allOf": [x, y]}
+            elif key == "additionalProperties":
+                if x is False or y is False:
+                    out[key] = False
+                elif x is True or y is True:
+                    out[key] = y if x is True else x
+                else:
+                    out[key] = {"allOf": [x, y]}
+            elif key == "nullable" and isinstance(x, bool) and isinstance(y, bool):
+                out[key] = x and y
+            elif key in ("anyOf", "oneOf"):
+                raise self.where.error(f"allOf members with an {key} each are not supported (the "
+                                       "IR would need every combination of their alternatives)",
+                                       path)
+        if "anyOf" in a and "oneOf" in b or "oneOf" in a and "anyOf" in b:
+            raise self.where.error("allOf members with an anyOf and a oneOf are not supported",
+                                   path)
+        for closed, other in ((a, b), (b, a)):
+            props = other.get("properties")
+            if closed.get("additionalProperties") is False and isinstance(props, dict):
+                extra = [n for n in props if n not in (closed.get("properties") or {})]
+                if extra:
+                    self.where.warn(
+                        "allof-closed-object",
+                        f"an allOf member with additionalProperties: false does not see the "
+                        f"properties of the others ({', '.join(map(repr, extra[:5]))}), so JSON "
+                        "Schema would reject any value for them; read as one object that has "
+                        "them", path)
+        return out
+
+    def _common_types(self, x: Any, y: Any, path: str) -> Any:
+        """The type names both members allow (``integer`` is within ``number``)."""
+        xs, ys = _type_names(x), _type_names(y)
+        common = [t for t in xs if t in ys or (t == "integer" and "number" in ys)]
+        common += [t for t in ys if t == "integer" and "number" in xs and t not in common]
+        if not common:
+            raise self.where.error(f"allOf members have no type in common ({describe(x)} and "
+                                   f"{describe(y)}): no value satisfies both", path)
+        return common[0] if len(common) == 1 else common
 
     def _resolve(self, ref: str, path: str) -> tuple[Any, str]:
         if not ref.startswith("#"):
@@ -398,7 +680,8 @@ class SchemaReader:
         if not kinds:
             if "type" in schema:  # only "null" was named
                 return TypeIR("null")
-            if "properties" in schema or "additionalProperties" in schema:
+            if any(k in schema for k in ("properties", "additionalProperties",
+                                         "patternProperties", "propertyNames")):
                 kinds = ["object"]
             elif "items" in schema or "prefixItems" in schema:
                 kinds = ["array"]
@@ -429,12 +712,30 @@ class SchemaReader:
             raise self.where.error(f"{key} must list at least one schema", alts_path)
         # keywords beside anyOf hold for every alternative: A and (B or C) = (A and B) or (A and C)
         rest = {k: v for k, v in schema.items() if k != key and k != "nullable"}
+        pure = not TYPE_KEYWORDS.intersection(rest)
         options = []
         for i, alt in enumerate(alts):
             if rest and isinstance(alt, dict):
                 alt = _merge(rest, alt)
-            options.append(self._node(alt, child(alts_path, i), depth + 1)[0])
+            options.append(self._node(alt, child(alts_path, i), depth + 1, pure)[0])
+        if key == "oneOf":
+            self._check_exclusive(options, alts_path)
         return _union(options, nullable)
+
+    def _check_exclusive(self, options: list[TypeIR], path: str) -> None:
+        """Warn (``oneof-overlap``) when two ``oneOf`` alternatives plainly accept the same
+        values: JSON Schema then rejects those values, the IR's union accepts them."""
+        for i, a in enumerate(options):
+            for j in range(i + 1, len(options)):
+                b = options[j]
+                kinds = {a.kind, b.kind}
+                if a == b or "any" in kinds or kinds == {"integer", "number"}:
+                    self.where.warn(
+                        "oneof-overlap",
+                        f"oneOf alternatives {i} ({_kind_phrase(a)}) and {j} ({_kind_phrase(b)}) "
+                        "both accept some values, which JSON Schema's oneOf then rejects; read as "
+                        "anyOf (a value must fit at least one alternative)", path)
+                    return
 
     def _enum(self, schema: dict, path: str, nullable: bool) -> TypeIR:
         if "const" in schema:
@@ -461,8 +762,12 @@ class SchemaReader:
     def _single(self, kind: str, schema: dict, path: str, depth: int, nullable: bool) -> TypeIR:
         constraints = self._constraints(kind, schema, path)
         if kind == "object":
+            additional, value_type = self._additional(schema, path, depth)
             return TypeIR("object", fields=self._fields(schema, path, depth),
-                          additional=self._additional(schema, path), nullable=nullable)
+                          additional=additional, value_type=value_type,
+                          key_type=self._key_type(schema, path, depth),
+                          pattern_types=self._pattern_types(schema, path, depth),
+                          nullable=nullable)
         if kind == "array":
             return TypeIR("array", items=self._items(schema, path, depth), nullable=nullable,
                           **constraints)
@@ -484,19 +789,43 @@ class SchemaReader:
                     out[attr] = out.pop(plain)
                 continue
             out[attr] = check(self.where, value, child(path, key))
+        self._check_bounds(out, path)
         return out
+
+    def _check_bounds(self, found: dict[str, Any], path: str) -> None:
+        """Raise when a lower bound is past its upper bound: no value could be given."""
+        if len(found) < 2:
+            return
+        for low, high, unit in (("min_length", "max_length", "characters"),
+                                ("min_items", "max_items", "items")):
+            if found.get(low) is not None and found.get(high) is not None \
+                    and found[low] > found[high]:
+                raise self.where.error(f"{_KEYWORD[low]} {found[low]} is above {_KEYWORD[high]} "
+                                       f"{found[high]}: no value has that many {unit}",
+                                       child(path, _KEYWORD[high]))
+        for low in ("minimum", "exclusive_minimum"):
+            for high in ("maximum", "exclusive_maximum"):
+                a, b = found.get(low), found.get(high)
+                if a is None or b is None:
+                    continue
+                if a > b or (a == b and (low.startswith("exclusive") or
+                                         high.startswith("exclusive"))):
+                    raise self.where.error(f"{_KEYWORD[low]} {a} and {_KEYWORD[high]} {b} leave "
+                                           "no number that satisfies both",
+                                           child(path, _KEYWORD[high]))
 
     def _fields(self, schema: dict, path: str, depth: int) -> tuple[ParamIR, ...]:
         props_path = child(path, "properties")
         props = self.where.want_dict(schema.get("properties", {}), props_path, "properties")
         required = schema.get("required", ())
+        required_path = child(path, "required")
         if "required" in schema:
-            self.where.want_list(required, child(path, "required"), "required")
+            self.where.want_list(required, required_path, "required")
         names: list[str] = []
         for i, name in enumerate(required):
             if not isinstance(name, str):
                 raise self.where.error(f"required entries must be strings, got {describe(name)}",
-                                       child(child(path, "required"), i))
+                                       child(required_path, i))
             if name not in names:
                 names.append(name)
         fields = []
@@ -504,8 +833,20 @@ class SchemaReader:
             if not isinstance(name, str):
                 raise self.where.error(f"property names must be strings, got {describe(name)}",
                                        props_path)
+            if not name:
+                raise self.where.error("a property name must not be empty",
+                                       child(props_path, name))
             fields.append(self._param(name, sub, child(props_path, name), name in names, depth))
-        fields += [ParamIR(name, _ANY) for name in names if name not in props]
+        for i, name in enumerate(required):
+            if name not in props and name in names:
+                names.remove(name)  # once per name
+                if not name:
+                    raise self.where.error("a property name must not be empty",
+                                           child(required_path, i))
+                self.where.warn("required-not-declared",
+                                f"required names {name!r}, which properties does not declare; "
+                                "read as a required key of any type", child(required_path, i))
+                fields.append(ParamIR(name, _ANY))
         return tuple(fields)
 
     def _param(self, name: str, schema: Any, path: str, required: bool, depth: int) -> ParamIR:
@@ -514,21 +855,64 @@ class SchemaReader:
         kind, expanded, expanded_path = self._node(schema, path, depth + 1)
         default = NO_DEFAULT
         if "default" in expanded:
-            default = self.where.check_json(expanded["default"], child(expanded_path, "default"))
+            default_path = child(expanded_path, "default")
+            default = self.where.check_json(expanded["default"], default_path)
+            if not _fits(default, kind):
+                self.where.warn("default-wrong-type",
+                                f"the default ({describe(default)}) is not a value of the "
+                                f"parameter's type ({_kind_phrase(kind)}); kept as written",
+                                default_path)
         return ParamIR(name=name, type=kind,
                        description=self.where.opt_str(expanded, "description", expanded_path),
                        required=required, default=default,
                        title=self.where.opt_str(expanded, "title", expanded_path))
 
-    def _additional(self, schema: dict, path: str) -> bool | None:
+    def _additional(self, schema: dict, path: str, depth: int) -> tuple[bool | None,
+                                                                         TypeIR | None]:
+        """``additional`` and ``value_type`` from ``additionalProperties``."""
         if "additionalProperties" not in schema:
-            return None
+            return None, None
         value = schema["additionalProperties"]
         if isinstance(value, bool):
-            return value
-        self.where.want_dict(value, child(path, "additionalProperties"),
-                             "additionalProperties (a boolean or a schema)")
-        return True
+            return value, None
+        value_path = child(path, "additionalProperties")
+        self.where.want_dict(value, value_path, "additionalProperties (a boolean or a schema)")
+        found = self._node(value, value_path, depth + 1)[0]
+        return True, None if found == _ANY else found
+
+    def _pattern_types(self, schema: dict, path: str,
+                       depth: int) -> tuple[tuple[str, TypeIR], ...]:
+        if "patternProperties" not in schema:
+            return ()
+        patterns_path = child(path, "patternProperties")
+        patterns = self.where.want_dict(schema["patternProperties"], patterns_path,
+                                        "patternProperties")
+        out = []
+        for pattern, sub in patterns.items():
+            sub_path = child(patterns_path, pattern)
+            check_pattern(self.where, pattern, sub_path)
+            if sub is False:
+                raise self.where.error("a patternProperties schema of false (no such key "
+                                       "allowed) is not supported", sub_path)
+            out.append((pattern, self._node(sub, sub_path, depth + 1)[0]))
+        return tuple(out)
+
+    def _key_type(self, schema: dict, path: str, depth: int) -> TypeIR | None:
+        if "propertyNames" not in schema:
+            return None
+        names_path = child(path, "propertyNames")
+        found = self._node(schema["propertyNames"], names_path, depth + 1)[0]
+        if found.kind == "any":  # keys are strings: keep what constrains strings
+            found = TypeIR("string", **{attr: getattr(found, attr) for key in _APPLIES["string"]
+                                        for attr in (_CONSTRAINTS[key][0],)
+                                        if getattr(found, attr) is not None})
+        if found == _PLAIN_STRING:  # every key is a string anyway
+            return None
+        if found.kind not in ("string", "enum") or found.nullable or (
+                found.kind == "enum" and found.enum_base() != "string"):
+            raise self.where.error(f"propertyNames must describe strings (object keys), got "
+                                   f"{_kind_phrase(found)}", names_path)
+        return found
 
     def _items(self, schema: dict, path: str, depth: int) -> TypeIR | None:
         parts: list[tuple[Any, str]] = []
@@ -548,9 +932,74 @@ class SchemaReader:
         return None if found == _ANY else found
 
 
+_KEYWORD = {"min_length": "minLength", "max_length": "maxLength", "min_items": "minItems",
+            "max_items": "maxItems", "minimum": "minimum", "maximum": "maximum",
+            "exclusive_minimum": "exclusiveMinimum", "exclusive_maximum": "exclusiveMaximum"}
+
+
+def _numbers(*values: Any) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def _kind_phrase(t: TypeIR) -> str:
+    if t.kind == "enum":
+        return "one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in t.values[:6])
+    if t.kind == "union":
+        return " or ".join(_kind_phrase(o) for o in t.options)
+    if t.kind == "ref":
+        return t.ref
+    return t.kind + (" or null" if t.nullable else "")
+
+
+def _fits(value: Any, t: TypeIR) -> bool:
+    """Whether the JSON value ``value`` has the shape of ``t`` (kinds, enum values, fields
+    and items; bounds and patterns are not checked)."""
+    if t.kind in ("any", "ref"):
+        return True
+    if value is None:
+        return t.nullable or t.kind == "null"
+    if t.kind == "union":
+        return any(_fits(value, o) for o in t.options)
+    if t.kind == "enum":
+        return any(_json_equal(value, v) for v in t.values)
+    if t.kind == "string":
+        return isinstance(value, str)
+    if t.kind == "integer":
+        return _numbers(value) and (isinstance(value, int) or value.is_integer())
+    if t.kind == "number":
+        return _numbers(value)
+    if t.kind == "boolean":
+        return isinstance(value, bool)
+    if t.kind == "array":
+        return isinstance(value, list) and (t.items is None or all(_fits(v, t.items)
+                                                                   for v in value))
+    if t.kind == "object":
+        if not isinstance(value, dict):
+            return False
+        declared = {f.name: f.type for f in t.fields}
+        return all(_fits(v, declared[k]) if k in declared else
+                   t.value_type is None or _fits(v, t.value_type) for k, v in value.items())
+    return False
+
+
+def _retarget(t: TypeIR, old: str, new: str) -> TypeIR:
+    """``t`` with its ``ref`` nodes to ``old`` pointing at ``new`` instead."""
+    if t.kind == "ref":
+        return replace(t, ref=new) if t.ref == old else t
+    if t.name == old:
+        return t
+    return t.map_children(lambda c: _retarget(c, old, new))
+
+
+def _rename(t: TypeIR, new: str) -> TypeIR:
+    """The named type ``t`` called ``new``, with the references to it renamed too."""
+    return replace(t, name=new).map_children(lambda c: _retarget(c, t.name, new))
+
+
 def _union(options: list[TypeIR], nullable: bool) -> TypeIR:
     """One type from alternatives: nulls become ``nullable``, nested unions are flattened,
-    duplicates dropped, ``any`` absorbs everything, and one alternative stands for itself."""
+    duplicates dropped, ``any`` absorbs everything, and one alternative stands for itself.
+    A named (recursive) alternative keeps its own ``nullable``, which its references share."""
     flat: list[TypeIR] = []
     for option in options:
         if option.kind == "any":
@@ -560,14 +1009,16 @@ def _union(options: list[TypeIR], nullable: bool) -> TypeIR:
             continue
         if option.nullable:
             nullable = True
-            option = replace(option, nullable=False)
-        for part in option.options if option.kind == "union" else (option,):
+            if not option.name:
+                option = replace(option, nullable=False)
+        parts = option.options if option.kind == "union" and not option.name else (option,)
+        for part in parts:
             if part not in flat:
                 flat.append(part)
     if not flat:
         return TypeIR("null")
     if len(flat) == 1:
-        return replace(flat[0], nullable=nullable)
+        return flat[0].or_null() if nullable else flat[0]
     return TypeIR("union", options=tuple(flat), nullable=nullable)
 
 
@@ -593,7 +1044,15 @@ def json_schema_to_type(schema: Any, *, file: str = "<object>", tool: str | None
     ------
     LoaderError
         On anything the IR cannot hold or that is not valid JSON Schema: a wrong-typed keyword,
-        an unknown type name, an unresolvable or cyclic ``$ref``, nesting past :data:`MAX_DEPTH`.
+        an unknown type name, an unresolvable ``$ref`` or a ``$ref`` loop that never reaches a
+        schema, an invalid pattern, bounds no value meets, nesting past :data:`MAX_DEPTH`.
+
+    Warns
+    -----
+    LoaderWarning
+        Through :func:`warnings.warn`, for what the loaders report on ``Toolset.warnings``
+        (``required-not-declared``, ``default-wrong-type``, ``oneof-overlap``,
+        ``allof-closed-object``).
     """
     return SchemaReader(schema, path, Where(file, tool)).read_type()
 

@@ -512,7 +512,7 @@ def from_typescript(source: str | os.PathLike[str]) -> Toolset:
     LoaderError
         Naming the file, the function and the parameter path (and the line), for a syntax
         error, an unsupported or unknown type, a recursive type, an overloaded or duplicate
-        function, or an unreadable file.
+        function, an unreadable file, or a source that declares no function at all.
     MissingDependencyError
         When ``tree-sitter-language-pack`` is not installed.
     """
@@ -534,4 +534,8 @@ def from_typescript(source: str | os.PathLike[str]) -> Toolset:
                                f"tools)", name_node)
         seen.add(name)
         tools.append(reader.tool_of(name_node, signature, doc))
+    if not tools:
+        raise LoaderError("no function declarations found (expected `declare function f(...)`, "
+                          "`function f(...) {...}`, or `type f = (_: {...}) => R` in a "
+                          "namespace)", file=label)
     return Toolset(tuple(tools), source=label)

@@ -11,13 +11,20 @@ type, so :func:`to_openai` and :func:`to_anthropic` drop them; :func:`to_mcp` ke
 
 from __future__ import annotations
 
+import contextvars
+import json
+import re
 from typing import Any, Callable, Mapping
 
 from ..ir import ToolIR, Toolset
 from ._jsonschema import BFCL_TYPES, JSON_TYPES, SchemaReader, Where, child, describe
 
 __all__ = [
+    "PROVIDER_NAME",
+    "TEXT_CHECKED",
     "as_is",
+    "check_text",
+    "check_tool_name",
     "from_anthropic",
     "from_bfcl",
     "from_mcp",
@@ -62,12 +69,14 @@ def read_toolset(obj: Any, source: str, wrappers: tuple[tuple[str, ...], ...], e
     :class:`Where` that names the tool.
     """
     source = str(source)
+    top = Where(source, sink=[])
     seen: dict[str, str] = {}
     tools = []
-    for index, (item, item_path) in enumerate(_find_tools(obj, Where(source), wrappers, expected,
-                                                          single)):
-        anonymous = Where(source, f"#{index}")
+    for index, (item, item_path) in enumerate(_find_tools(obj, top, wrappers, expected, single)):
+        anonymous = top.for_tool(f"#{index}")
         item = anonymous.want_dict(item, item_path, "a tool")
+        if not TEXT_CHECKED.get():
+            check_text(anonymous, item, item_path)
         spec, spec_path = unwrap(item, item_path, anonymous)
         name_path = child(spec_path, "name")
         if "name" not in spec:
@@ -76,12 +85,70 @@ def read_toolset(obj: Any, source: str, wrappers: tuple[tuple[str, ...], ...], e
         if not isinstance(name, str) or not name.strip():
             raise anonymous.error(f"a tool name must be a non-empty string, got {describe(name)}",
                                   name_path)
-        where = Where(source, name)
+        where = top.for_tool(name)
         if name in seen:
             raise where.error(f"duplicate tool name {name!r} (first at {seen[name]})", name_path)
         seen[name] = name_path
+        check_tool_name(where, name, name_path)
         tools.append(read(spec, spec_path, where))
-    return Toolset(tools=tuple(tools), source=source)
+    # a definition used in several places is read (and reported) once per place: once is enough
+    found = {(w.code, w.tool, w.path, w.reason): w for w in top.sink or ()}
+    return Toolset(tools=tuple(tools), source=source, warnings=tuple(found.values()))
+
+
+#: True while a loader reads an object parsed from JSON text that holds no ``\\uD800``-style
+#: escape: such an object cannot hold a lone surrogate (UTF-8 decoding never makes one), so
+#: :func:`check_text` is skipped.
+TEXT_CHECKED: contextvars.ContextVar[bool] = contextvars.ContextVar("TEXT_CHECKED", default=False)
+
+#: Tool names OpenAI's and Anthropic's APIs accept.
+PROVIDER_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+
+
+def check_tool_name(where: Where, name: str, path: str) -> None:
+    """Warn (``name-rejected-by-providers``) when ``name`` is outside
+    ``^[a-zA-Z0-9_-]{1,64}$``: a tool the OpenAI and Anthropic APIs would refuse to take."""
+    if PROVIDER_NAME.fullmatch(name) is None:
+        bad = sorted({ch for ch in name if not (ch.isascii() and (ch.isalnum() or ch in "_-"))})
+        why = (f"{len(name)} characters" if len(name) > 64 else
+               "the characters " + " ".join(repr(ch) for ch in bad[:8]))
+        where.warn("name-rejected-by-providers",
+                   f"the tool name {name!r} has {why}; the OpenAI and Anthropic APIs accept only "
+                   "^[a-zA-Z0-9_-]{1,64}$ and refuse the request (the native protocol cannot "
+                   "offer this tool)", path)
+
+
+def check_text(where: Where, item: Any, path: str) -> None:
+    """Raise when a string anywhere in ``item`` holds a lone surrogate (``"\\ud800"`` in JSON
+    text): it is not Unicode text, and no UTF-8 writer (a cassette, a request body) can
+    write it."""
+    try:
+        json.dumps(item, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    except (TypeError, ValueError):  # not JSON at all: the reader says where
+        return
+    else:
+        return
+    stack: list[tuple[Any, str]] = [(item, path)]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, str):
+            found = _SURROGATE.search(value)
+            if found:
+                raise where.error(f"the string {json.dumps(value[:40])} holds a lone surrogate "
+                                  f"(U+{ord(found.group()):04X}), which is not Unicode text", at)
+        elif isinstance(value, dict):
+            for key, inner in value.items():
+                if isinstance(key, str) and _SURROGATE.search(key):
+                    raise where.error(f"the key {json.dumps(key[:40])} holds a lone surrogate, "
+                                      "which is not Unicode text", at)
+                stack.append((inner, child(at, key) if isinstance(key, str) else at))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((inner, child(at, i)) for i, inner in enumerate(value))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def as_is(item: dict, path: str, where: Where) -> tuple[dict, str]:
@@ -97,8 +164,9 @@ def _tool(spec: dict, path: str, where: Where, schema_key: str | None, *,
     ``schema_key`` names the parameters schema; None means it may be absent (no parameters).
     """
     key = schema_key or "parameters"
+    names: dict = {}  # one name, one recursive type, across the input and output schemas
     if key in spec:
-        params = SchemaReader(spec[key], child(path, key), where, types).read_params()
+        params = SchemaReader(spec[key], child(path, key), where, types, names).read_params()
     elif schema_key is not None:
         raise where.error(f"the tool has no '{key}'", child(path, key))
     else:
@@ -106,7 +174,7 @@ def _tool(spec: dict, path: str, where: Where, schema_key: str | None, *,
     returns = None
     if returns_key is not None and returns_key in spec:
         returns_path = child(path, returns_key)
-        returns = SchemaReader(spec[returns_key], returns_path, where, types).read_type()
+        returns = SchemaReader(spec[returns_key], returns_path, where, types, names).read_type()
     return ToolIR(name=spec["name"], description=where.opt_str(spec, "description", path),
                   params=params, returns=returns, title=title)
 
