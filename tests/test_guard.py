@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -16,13 +17,15 @@ import toolsets
 from toolform.clients import Completion
 from toolform.errors import DatasetError, LoaderError
 from toolform.guard import (CLEAN_MODES, DEFAULT_SENTENCE, DEFAULT_SENTINEL, DEVELOPMENT_SPLITS,
-                            FINDING_COLUMNS, MAX_DECODE_CHARS, RULES, SEVERITIES, calls_follow, clean_toolset,
+                            FINDING_COLUMNS, GUARD_RULES, MAX_DECODE_CHARS, SEVERITIES,
+                            calls_follow, clean_toolset,
                             detector_scores, findings_frame, get_rule, guard, hijack_experiment,
                             iter_fields, labelled_toolset, load_labelled_set, pin,
                             plant_instruction, read_lockfile, scan_text, scan_toolset,
                             strip_text, tool_hash, verify, write_lockfile)
-from toolform.guard._rules import _decode_blob, sentence_spans
+from toolform.guard._concealment import _decode_blob
 from toolform.guard._scan import _text_hits
+from toolform.guard._sentences import sentence_spans
 from toolform.ir import GoldCall, ParamIR, Request, ToolCall, ToolIR, Toolset, TypeIR
 
 S = TypeIR("string")
@@ -52,15 +55,15 @@ def notify_toolset() -> Toolset:
 # -- rules as data -----------------------------------------------------------------------------
 
 def test_eleven_rules_with_ids_names_severities_in_order():
-    assert [r.id for r in RULES] == [f"TS{n}" for n in range(101, 112)]
-    assert len({r.name for r in RULES}) == 11
-    assert all(r.severity in SEVERITIES and r.summary and r.kinds for r in RULES)
+    assert [r.id for r in GUARD_RULES] == [f"TS{n}" for n in range(101, 112)]
+    assert len({r.name for r in GUARD_RULES}) == 11
+    assert all(r.severity in SEVERITIES and r.summary and r.kinds for r in GUARD_RULES)
     assert get_rule("TS105").name == "secret-request"
     with pytest.raises(KeyError, match="TS101"):
         get_rule("TS999")
 
 
-@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.id)
+@pytest.mark.parametrize("rule", GUARD_RULES, ids=lambda r: r.id)
 def test_each_rule_flags_its_example_and_passes_its_counterexample(rule):
     flagged = scan_text(rule.flags, rule.example_kind, rules=[rule.id])
     assert flagged and max(f.severity == rule.severity for f in flagged)
@@ -70,10 +73,10 @@ def test_each_rule_flags_its_example_and_passes_its_counterexample(rule):
 def test_triggers_never_hide_a_match():
     """Running every matcher regardless of triggers finds exactly what the triggered scan finds."""
     texts = [(r.place, r.text) for r in load_labelled_set() if r.place != "tool.name"]
-    texts += [(r.example_kind, t) for r in RULES for t in (r.flags, r.passes)
+    texts += [(r.example_kind, t) for r in GUARD_RULES for t in (r.flags, r.passes)
               if r.example_kind != "tool.name"]
     for kind, text in texts:
-        assert _text_hits(text, kind, RULES) == _text_hits(text, kind, RULES,
+        assert _text_hits(text, kind, GUARD_RULES) == _text_hits(text, kind, GUARD_RULES,
                                                           use_triggers=False), text
 
 
@@ -234,7 +237,7 @@ SEVENTH_REVISION = {
 }
 
 # the rules written by hand; TS111, the learned detector, has its own tests (test_guard_learned)
-HAND_RULES = [r.id for r in RULES if r.id != "TS111"]
+HAND_RULES = [r.id for r in GUARD_RULES if r.id != "TS111"]
 REVISION_CLASSES = {**STEERING_CLASSES, **SEVENTH_REVISION}
 
 
@@ -827,3 +830,28 @@ def test_a_name_under_a_namespace_or_a_word_put_in_front_shadows(names, expected
     ts = Toolset(tuple(ToolIR(n) for n in names))
     found = [f.severity for f in scan_toolset(ts, rules=["TS110"])]
     assert found == ([expected] if expected else [])
+
+
+def test_old_name_of_the_guard_rules_warns_and_still_works():
+    import toolform.guard as guard_pkg
+    from toolform.guard import _rules
+
+    for module in (guard_pkg, _rules):
+        with pytest.warns(DeprecationWarning, match="GUARD_RULES"):
+            assert module.RULES is GUARD_RULES
+    assert "RULES" not in guard_pkg.__all__
+
+
+@pytest.mark.parametrize("module", ["_rule", "_sentences", "_reading", "_phrasing",
+                                    "_concealment", "_names", "_rules"])
+def test_guard_modules_export_sorted_literal_lists(module):
+    import ast
+    import importlib
+
+    mod = importlib.import_module(f"toolform.guard.{module}")
+    tree = ast.parse(Path(mod.__file__).read_text(encoding="utf-8"))
+    literal = next(n.value for n in tree.body if isinstance(n, ast.Assign)
+                   and any(getattr(t, "id", None) == "__all__" for t in n.targets))
+    assert isinstance(literal, ast.List)
+    assert mod.__all__ == sorted(mod.__all__)
+    assert all(hasattr(mod, name) for name in mod.__all__)

@@ -149,7 +149,12 @@ def main(argv: list[str] | None = None) -> int:
             out.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n",
                            encoding="utf-8")
             print(f"  {len(doc['tools'])} tools", flush=True)
-        FAILURES.write_text(json.dumps(failures, indent=1, sort_keys=True) + "\n",
+        # read again: captures of other servers may run beside this one
+        logged = json.loads(FAILURES.read_text(encoding="utf-8")) if FAILURES.exists() else {}
+        logged.pop(s["name"], None)
+        if s["name"] in failures:
+            logged[s["name"]] = failures[s["name"]]
+        FAILURES.write_text(json.dumps(logged, indent=1, sort_keys=True) + "\n",
                             encoding="utf-8")
     return 0
 

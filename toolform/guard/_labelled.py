@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import DatasetError
 from ..ir import ParamIR, ToolIR, Toolset, TypeIR
-from ._rules import SEVERITIES, severity_rank
+from ._rule import SEVERITIES, severity_rank
 from ._scan import scan_toolset
 
 if TYPE_CHECKING:

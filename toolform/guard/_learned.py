@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from ..errors import DatasetError
-from ._rules import Hit, ScanContext, _spans
+from ._rule import Hit, ScanContext
+from ._sentences import _spans
 
 _DEFAULT = "guard/detector.json"
 _TOKEN = re.compile(r"\w+|[^\w\s]")

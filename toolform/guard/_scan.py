@@ -2,12 +2,12 @@
 
 The guard only reads: it never executes, fetches or evaluates anything it scans, and the one
 decoding it does (TS107 looking at a base64 or hex run of at most
-:data:`~toolform.guard._rules.MAX_DECODE_CHARS` characters) turns bytes into text to read them.
+:data:`~toolform.guard._rule.MAX_DECODE_CHARS` characters) turns bytes into text to read them.
 
 Text rules read a field with its invisible characters taken out (so ``ig\\u200bnore previous
 instructions`` is still read as words), and report offsets into the original text. A rule runs
 on a field when its trigger words occur, or, for TS101-TS105, when the general sentence reading
-(:func:`~toolform.guard._rules.general_rules`) finds something for it.
+(:func:`~toolform.guard._reading.general_rules`) finds something for it.
 """
 
 from __future__ import annotations
@@ -20,9 +20,13 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..ir import Toolset
 from ._fields import FIELD_KINDS, FieldText, iter_fields
-from ._rules import (GENERAL_WORDS, INVISIBLE_CLASS, NAME_TOKEN, RULES, SEVERITIES, Hit,
-                     Matcher, Rule, ScanContext, TriggerTest, general_rules, get_rule,
-                     invisible_spans, severity_rank, shadowing, trigger_test, words_of)
+from ._concealment import INVISIBLE_CLASS, invisible_spans
+from ._names import shadowing
+from ._phrasing import NAME_TOKEN
+from ._reading import GENERAL_WORDS, general_rules
+from ._rule import SEVERITIES, Hit, Matcher, Rule, ScanContext, severity_rank
+from ._rules import GUARD_RULES, get_rule
+from ._sentences import TriggerTest, trigger_test, words_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -126,7 +130,7 @@ def _merge(hits: Iterable[Hit]) -> list[Hit]:
     return merged
 
 
-_TRIGGERS = {r.id: trigger_test(r.triggers) for r in RULES if r.triggers}
+_TRIGGERS = {r.id: trigger_test(r.triggers) for r in GUARD_RULES if r.triggers}
 _NO_NAMES: frozenset[str] = frozenset()
 
 
@@ -243,7 +247,7 @@ def scan_text(text: str, kind: str = "tool.description", *, tool: str = "",
     KeyError
         When ``rules`` names an unknown rule id.
     """
-    chosen = [get_rule(r) for r in rules] if rules is not None else RULES
+    chosen = [get_rule(r) for r in rules] if rules is not None else GUARD_RULES
     f = FieldText("<text>", kind, tool, text)
     pairs = _text_hits(text, kind, chosen)
     ctx = ScanContext(tuple(tool_names), tool, kind)
@@ -279,7 +283,7 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
     Identical texts in fields of the same kind are read once per scan (catalogues repeat
     parameter prose such as "Repository owner" many times).
     """
-    chosen = tuple(get_rule(r) for r in rules) if rules is not None else RULES
+    chosen = tuple(get_rule(r) for r in rules) if rules is not None else GUARD_RULES
     names = tuple(toolset.names)
     shadows: dict[int, list[tuple[str, str]]] = {}
     if any(r.id == "TS110" for r in chosen):
