@@ -20,7 +20,7 @@ from ._sentences import _rx, words_of
 from ._reading import (_ADDRESS, _clauses, _CONCEAL, _DESTINATION, _SEND_TO, _UNIVERSAL,
                        _USER_OVERRIDE)
 
-__all__ = ["INVISIBLE_CLASS", "invisible_spans"]
+__all__ = ["INVISIBLE_CLASS", "TS107_WAKES", "invisible_spans"]
 
 
 # -- TS106 invisible-characters ----------------------------------------------------------------
@@ -164,6 +164,11 @@ _SHIFTS = [str.maketrans(_LOWER + _LOWER.upper(),
                          _LOWER[k:] + _LOWER[:k] + (_LOWER[k:] + _LOWER[:k]).upper())
            for k in range(1, 26)]
 _ATBASH = str.maketrans(_LOWER + _LOWER.upper(), _LOWER[::-1] + _LOWER[::-1].upper())
+
+#: What TS107 cannot match without, in the lower-cased text: markup's < [ #, a % escape, a run
+#: of 24 base64 or hex characters, or a cipher's name (see ``Rule.wakes``).
+TS107_WAKES = (re.compile(r"[<\[#%]"), re.compile(r"[a-z0-9+/_\\-]{24}"),
+               re.compile("|".join(sorted({w[:5] for w in _CIPHER_WORDS}))))
 
 
 def _english_words(text: str) -> int:

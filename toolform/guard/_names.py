@@ -7,7 +7,13 @@ from typing import Iterator, Sequence
 
 from ._rule import Hit, ScanContext
 
-__all__ = ["shadowing"]
+__all__ = ["MAX_EDIT_NAME_CHARS", "shadowing"]
+
+#: Longest name (letters and digits, separators dropped) checked for an imitation by one edit.
+#: The check looks at every one-letter deletion, so its cost grows with the square of a name's
+#: length; MCP caps names at 128 characters, and a longer name is no look-alike a reader takes
+#: in at a glance.
+MAX_EDIT_NAME_CHARS = 128
 
 
 # Latin look-alikes of Cyrillic and Greek letters that a name can borrow.
@@ -135,7 +141,7 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
         end (``official_``, ``new_``, ``_secure``: :data:`_IMPOSTOR_AFFIXES`), when one word
         turns singular or plural (``create_pull_requests`` beside ``create_pull_request``;
         not for tools that only read, such as ``get_``, ``list_`` or ``read_``), or when one
-        letter is dropped or added (at least 6 characters); ``medium`` when they differ by one changed letter or by a swap of two
+        letter is dropped or added (6 to :data:`MAX_EDIT_NAME_CHARS` characters); ``medium`` when they differ by one changed letter or by a swap of two
         adjacent letters (an edit that only changes a digit does not count), are a plural pair
         of reading tools, or when the later name adds a version (``_v2``) to the earlier one.
         A later name that is the earlier one under a namespace (``filesystem__write_file``
@@ -194,7 +200,7 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
             seen[key] = i
             continue
         drawn_as.setdefault(drawn, (i, key))
-        if len(key) >= 6:
+        if 6 <= len(key) <= MAX_EDIT_NAME_CHARS:
             variants = _deletions(key) | {key}
             hits = sorted({near[v] for v in variants if v in near} | {
                 seen[v] for v in variants if v in seen})

@@ -126,6 +126,11 @@ class Rule:
         The matcher also reports the general sentence checks (TS101-TS105): the triggers
         cover only its phrase patterns, and the scanner also runs it when
         :func:`general_rules` names the rule for a text.
+    wakes : tuple of compiled regex, optional
+        A stricter necessary condition than the triggers, searched in the lower-cased text:
+        the matcher can only match where one of these matches. The scanner screens a long
+        enum's values with them at once (TS107's digits are triggers, but a readable blob is a
+        run of 24).
     """
 
     id: str
@@ -140,6 +145,7 @@ class Rule:
     triggers: tuple[str, ...] = ()
     catalogue_matcher: Matcher | None = field(default=None, repr=False, compare=False)
     general: bool = False
+    wakes: tuple[re.Pattern[str], ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:

@@ -37,7 +37,7 @@ from ._sentences import _pieces, _sentence_matches, _spans, _union, words_of
 from ._reading import _clauses, _directive_at, general_rules, _sentence_rules, _verdicts
 from ._phrasing import (_TS101, _ts101, _TS102, _ts102, _TS103, _ts103, _TS104, _ts104,
                         _ts104_names, _TS105, _ts105, _TS109, _ts109)
-from ._concealment import _CIPHER_WORDS, _ts106, _ts107, _ts108
+from ._concealment import _CIPHER_WORDS, TS107_WAKES, _ts106, _ts107, _ts108
 from ._names import _ts110
 
 __all__ = ["GUARD_RULES", "clear_caches", "get_rule", "text_rules"]
@@ -125,7 +125,8 @@ GUARD_RULES: tuple[Rule, ...] = (
          passes="Results distinguish files and directories with [FILE] and [DIR] prefixes.",
          # Markup needs one of < [ #; a readable base64 or hex run always holds a digit, a
          # percent-encoded one a %, a cipher label names its cipher.
-         triggers=("<", "[", "#", "%", *(f"{d}*" for d in "0123456789"), *_CIPHER_WORDS)),
+         triggers=("<", "[", "#", "%", *(f"{d}*" for d in "0123456789"), *_CIPHER_WORDS),
+         wakes=TS107_WAKES),
     Rule("TS108", "prose-in-value", "high",
          "A sentence, worse an instruction, in a default, an enum value or a title, where only "
          "short values belong.", _VALUE_KINDS, _ts108,
