@@ -39,8 +39,9 @@ from ._learned import LearnedModel, instruction_probability, load_model
 from ._pin import PinReport, pin, read_lockfile, tool_hash, verify, write_lockfile
 from ._rule import MAX_DECODE_CHARS, SEVERITIES, Rule
 from ._rules import GUARD_RULES, clear_caches, get_rule
-from ._scan import (FINDING_COLUMNS, Finding, GuardReport, findings_frame, guard, scan_text,
-                    scan_toolset)
+from ._sarif import SARIF_LEVELS, SARIF_SCHEMA_URI, sarif_log
+from ._scan import (FAIL_ON, FINDING_COLUMNS, Finding, GuardReport, findings_frame, guard,
+                    scan_text, scan_toolset)
 
 __all__ = [
     "CLEAN_MODES",
@@ -50,6 +51,7 @@ __all__ = [
     "DEFAULT_SENTINEL",
     "DEVELOPMENT_SPLITS",
     "DetectorScores",
+    "FAIL_ON",
     "FIELD_KINDS",
     "FINDING_COLUMNS",
     "FieldText",
@@ -67,6 +69,8 @@ __all__ = [
     "RECORDED_HIJACK_FORMATS",
     "RECORDED_HIJACK_SENTENCES",
     "Rule",
+    "SARIF_LEVELS",
+    "SARIF_SCHEMA_URI",
     "SEVERITIES",
     "SPLITS",
     "calls_follow",
@@ -87,6 +91,7 @@ __all__ = [
     "read_lockfile",
     "record_hijack",
     "recorded_hijack",
+    "sarif_log",
     "scan_text",
     "scan_toolset",
     "strip_text",

@@ -209,7 +209,8 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
                 j = hits[0]
                 other = _parts(names[j])
                 if _number_variant(parts, other):
-                    yield i, j, "high", f"imitates {names[j]!r} (singular for plural or back)"
+                    # real catalogues pair one and many (upload_attachment, -s): medium
+                    yield i, j, "medium", f"imitates {names[j]!r} (singular for plural or back)"
                 elif len(_skeleton(names[j])) != len(key) and not (
                         len(parts) == len(other) and any(_plural_of(a, b)
                                                          for a, b in zip(parts, other))):

@@ -7,12 +7,13 @@ tool's name in a directive.
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Iterator
 
 from ._rule import Hit, ScanContext, _VALUE_KINDS
 from ._sentences import _gate, _run, _rx, _Sentences
-from ._reading import (_DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
+from ._reading import (moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
                        _general, _KEEP_SAFE, _kept_out, _LITERAL, _QUOTED, _SCALAR, _SECRET_ANY,
                        _STRONG, _STRONG_RX, _UNCONDITIONAL, _URL)
 __all__ = ["NAME_TOKEN"]
@@ -66,8 +67,12 @@ def _ts101(text: str, ctx: ScanContext) -> Iterator[Hit]:
         strong = bool(literal) and bool(_STRONG_RX.fullmatch(literal)) and not (
             _EXPLAINS.search(sentence))
         if cue or strong:
-            yield Hit(m.start(), m.end(), "high", "fixes an argument's value unconditionally"
-                      if cue else f"fixes an argument to the literal {literal!r}")
+            # high only when the value pinned moves data: an address, a URL, an account
+            planted = moves_data(literal) or (bool(_UNCONDITIONAL.search(sentence))
+                                              and opaque_code(literal))
+            yield Hit(m.start(), m.end(), "high" if planted else "medium",
+                      "fixes an argument's value unconditionally" if cue
+                      else f"fixes an argument to the literal {literal!r}")
         else:
             yield Hit(m.start(), m.end(), "medium", "tells the caller which value to use")
     yield from _general("TS101", text, ctx)
@@ -114,8 +119,8 @@ _TS102 = (_gate("address", rf"""
 
 def _ts102(text: str, ctx: ScanContext) -> Iterator[Hit]:
     for label, m in _run(_TS102, text, ctx):
-        yield Hit(m.start(), m.end(), "high", "tells the model how to answer" if label == "answer"
-                  else "speaks to the model reading the tool list")
+        yield Hit(m.start(), m.end(), "medium", "tells the model how to answer"
+                  if label == "answer" else "speaks to the model reading the tool list")
     yield from _general("TS102", text, ctx)
 
 
@@ -180,16 +185,18 @@ _INSTRUCTION_NOUN = re.compile(r"\b(?:instructions?|notes?|messages?|steps?|desc
                               re.IGNORECASE)
 
 
-# Precedence between the tool's own parameters ("If both are given, 'id_no' takes precedence
-# over 'name'") orders its inputs; it sets nothing aside.
-_OWN_PRECEDENCE = re.compile(rf"""\s*(?:{_QUOTED}|`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?|(?:the\s+)?
-    [\w'"`-]+\s+(?:parameter|field|argument|option|value|setting)s?\b)""",
-                             re.IGNORECASE | re.VERBOSE)
+# Precedence over the model's instructions or the user ("takes precedence over any other
+# instruction", "over what the user asked"); over anything else it orders the tool's inputs.
+_PRECEDENCE_OVER_RULES = re.compile(r"""\s*(?:(?:any|all|every|the|your|other|earlier|previous|prior|
+    system|user'?s?)\s+){0,3}(?:instructions?|rules?|guidelines?|guidance|directives?|prompts?|
+    polic(?:y|ies)|users?|requests?|system|what\b|everything|anything|whatever)""",
+                                    re.IGNORECASE | re.VERBOSE)
 
 
 def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
     for label, m in _run(_TS103, text, ctx):
-        if label == "precedence" and _OWN_PRECEDENCE.match(text, m.end()):
+        if label == "precedence" and not _PRECEDENCE_OVER_RULES.match(text, m.end()):
+            # "'id_no' takes precedence over 'name'", "over x,y": the tool's own inputs
             yield Hit(m.start(), m.end(), "low", "orders the tool's own parameters")
             continue
         if (label == "secret" and not _INSTRUCTION_NOUN.search(m.group())
@@ -259,6 +266,12 @@ _NAME_SOFT = re.compile(r"\b(?:deprecated|instead|legacy|obsolete|see\s+also)\b"
 NAME_TOKEN = re.compile(r"(?<![\w.-])[A-Za-z_][\w.-]*\w")
 
 
+_TO_USER = re.compile(r"\s*(?:the\s+|your\s+)?(?:users?|humans?|requesters?|callers?)\b",
+                      re.IGNORECASE)
+_WITH_USER = re.compile(r"\bwith\s+(?:the\s+|your\s+)?(?:users?|humans?|requesters?)\b",
+                        re.IGNORECASE)
+
+
 def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
     for label, m in _run(_TS104, text, ctx):
         if label == "instead":
@@ -266,7 +279,12 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
         elif label == "exfil":
             yield Hit(m.start(), m.end(), "high", "sends something to an outside address")
         elif label == "send":
-            external = _EXTERNAL.search(m.group("dest") or "")
+            dest = m.group("dest") or ""
+            if _TO_USER.match(dest) or _WITH_USER.search(m.group()):
+                # "share all information with the user": the user is not elsewhere
+                yield Hit(m.start(), m.end(), "low", "shares output with the user")
+                continue
+            external = _EXTERNAL.search(dest)
             # "Send an email to the given address." opening a description is the tool's job
             opening = ctx.kind in _DESCRIBING and not text[:m.start()].strip()
             high = not opening and (m.group("what").lower() in _SEND_HIGH or external)
@@ -274,9 +292,34 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
                       "sends tool output or conversation elsewhere")
         elif _for_input(_Sentences(text).of(m.start(), m.end())):
             yield Hit(m.start(), m.end(), "medium", "asks for another call, for an input")
-        else:
-            yield Hit(m.start(), m.end(), "high", _ORDER_DETAIL[label])
+        else:  # an order of calls, with nothing sent anywhere: phrasing alone
+            yield Hit(m.start(), m.end(), "medium", _ORDER_DETAIL[label])
     yield from _general("TS104", text, ctx)
+
+
+# Another tool's calls moved, which a tool's own documentation has no business doing: a hook on
+# another tool's use ("whenever send_email is about to be used", "after every call to
+# read_file", "each time create_pull_request runs, follow it with ...") or another tool
+# disabled ("do not call brave_web_search", "search_files must not be called", "the
+# create_event tool is deprecated").
+_HOOK_BEFORE = (r"(?:whenever|every\s+time|each\s+time|any\s+time|after\s+(?:every|each|any|all)|"
+                r"before\s+(?:every|each|any|all)|(?:follow|precede)\s+(?:every|each|all|any))"
+                r"\b[^.;!?]{0,40}?")
+_USED = r"(?:is|are|gets?|was)?\s*(?:about\s+to\s+be\s+)?(?:used|called|invoked|run|runs|executed|succeeds)"
+_DISABLE_BEFORE = (r"(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|cannot|can'?t|no\s+longer)"
+                   r"\s+(?:\w+\s+){0,2}?(?:use|call|invoke|run|trust|rely\s+on)\s+(?:the\s+)?(?:[\w-]+\s+(?:or|and|,)\s+)*")
+_DISABLED_AFTER = (r"(?:\s+tool)?\s+(?:(?:is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?(?:deprecated|"
+                   r"disabled|broken|obsolete|unsafe|retired|unreliable|compromised)|(?:must|should|may)\s+"
+                   r"(?:not|never)\s+be\s+(?:used|called|invoked|run))")
+
+
+@functools.lru_cache(maxsize=4096)
+def _other_tool_moved(sentence: str, name: str) -> bool:
+    """Whether ``sentence`` hooks onto or disables the tool named by ``name`` (escaped)."""
+    return bool(re.search(rf"{_HOOK_BEFORE}\b{name}\b(?:\s+tool)?\s*{_USED}\b"
+                          rf"|\b(?:after|before)\s+(?:every|each|any)\s+(?:call|use|run)\s+(?:to|of)\s+"
+                          rf"{name}\b|{_DISABLE_BEFORE}{name}\b|\b{name}\b{_DISABLED_AFTER}",
+                          sentence, re.IGNORECASE))
 
 
 def _ts104_names(text: str, ctx: ScanContext) -> Iterator[Hit]:
@@ -288,10 +331,14 @@ def _ts104_names(text: str, ctx: ScanContext) -> Iterator[Hit]:
         if m.group() not in names or m.group() == ctx.tool:
             continue
         sentence = sentences.of(m.start(), m.end())
-        if _NAME_SOFT.search(sentence) or _for_input(sentence):
+        name = re.escape(m.group())
+        if _other_tool_moved(sentence, name):
+            yield Hit(m.start(), m.end(), "high", f"hooks onto or disables another tool of the "
+                                                  f"catalogue, {m.group()!r}")
+        elif _NAME_SOFT.search(sentence) or _for_input(sentence):
             yield Hit(m.start(), m.end(), "medium", f"refers to another tool, {m.group()!r}")
         elif _NAME_DIRECTIVE.search(sentence):
-            yield Hit(m.start(), m.end(), "high",
+            yield Hit(m.start(), m.end(), "medium",
                       f"instructs about another tool of the catalogue, {m.group()!r}")
         else:
             yield Hit(m.start(), m.end(), "low", f"mentions another tool, {m.group()!r}")
@@ -355,6 +402,7 @@ _TAKE_VERB = _rx(r"""
     note|use|using)\b""")
 
 
+_EXAMPLE_HEAD = re.compile(r"\s*(?:[-*•]\s*)?(?:example|e\.g\.|for\s+example)\b", re.IGNORECASE)
 # A sentence that spells out a value's format names what goes in it; it asks for nothing.
 _FORMAT_EXPLAINED = re.compile(r"\bformatted\s+(?:as|like)\b|\bin\s+the\s+format\b|"
                                r"\bwhere\s+[{<]\w+[}>]\s+(?:is|stands\s+for)\b", re.IGNORECASE)
@@ -379,7 +427,16 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
         elif any(s <= m.start() < e for s, e in told) or (
                 label in ("file", "variable") and _TAKE_VERB.search(sentences.of(m.start(),
                                                                                  m.end()))):
-            yield Hit(m.start(), m.end(), "high", f"asks to pass on {m.group().strip()!r}")
+            start = sentences.around(m.start(), m.end())[0]
+            # a kind of secret named in an instruction ("for Secret resources", "these are
+            # credentials", "Example: Fill username, password") is not one asked for: high
+            # needs a verb that takes it, just before it
+            taken = label != "credential" or (
+                _TAKE_VERB.search(text, max(start, m.start() - 60), m.start()) is not None
+                and not _EXAMPLE_HEAD.match(text, start))
+            yield Hit(m.start(), m.end(), "high" if taken else "medium",
+                      f"asks to pass on {m.group().strip()!r}" if taken
+                      else f"mentions {m.group().strip()!r} in an instruction")
         else:
             yield Hit(m.start(), m.end(), "medium", f"mentions {m.group().strip()!r}")
     yield from _general("TS105", text, ctx)
@@ -477,8 +534,8 @@ def _ts109(text: str, ctx: ScanContext) -> Iterator[Hit]:
                 directive = bool(_MODAL_DIRECTIVE.search(text) or _DIRECTIVE_CUE.search(text)
                                  or _UNCONDITIONAL.search(text)
                                  or any(True for _ in _directives(text, ctx)))
-            if directive:
-                yield Hit(m.start(), m.end(), "high",
+            if directive:  # framing; what the instruction does decides its severity
+                yield Hit(m.start(), m.end(), "medium",
                           "authority framing around an instruction")
                 continue
         yield Hit(m.start(), m.end(), "medium", "urgency or authority framing")

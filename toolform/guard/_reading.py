@@ -26,7 +26,7 @@ from typing import Iterator, NamedTuple
 from ._rule import Hit, ScanContext
 from ._sentences import _rx, _spans, words_of
 
-__all__ = ["GENERAL_WORDS", "general_rules"]
+__all__ = ["GENERAL_WORDS", "general_rules", "moves_data", "opaque_code"]
 
 # Literal values an injected sentence tends to pin an argument to.
 _QUOTED = r"""(?:"[^"\n]{1,120}"|'[^'\n]{1,120}'|`[^`\n]{1,120}`|“[^”\n]{1,120}”|‘[^’\n]{1,120}’)"""
@@ -268,6 +268,11 @@ _PRIOR_RULES = re.compile(r"""\b(?:(?:prior|previous|earlier|above|preceding|ori
     programming)|system\s+prompt|what\s+(?:you\s+were|you've\s+been|you\s+have\s+been)\s+told|
     what\s+the\s+(?:operator|user|system|developer)\s+(?:configured|said|set|asked))\b""",
                           re.IGNORECASE | re.VERBOSE)
+# Instructions that are the model's, not data a tool manages ("your instructions", "the system
+# prompt", "previous guidance"); "existing restrictions" or "default settings" may be either.
+_MODEL_RULES = re.compile(r"""\b(?:instructions?|guidance|guidelines?|directives?|prompts?|
+    programming|told|said|asked)\b|\b(?:prior|previous|earlier|above|preceding|original|initial|
+    your|system|safety|operator'?s?)\s""", re.IGNORECASE | re.VERBOSE)
 # "overrides" after "and", "or" or an article is a noun in a list ("default settings and
 # overrides"), not something set aside
 _OVERRIDE_WORD = re.compile(r"""\b(?:ignore|ignoring|disregard|disregarding|forget|override|
@@ -357,7 +362,6 @@ _PRESENTS = re.compile(rf"""\b(?:belongs?|go(?:es)?|appears?|comes?|sits?|stays?
 _PRESENT_TOLD = re.compile(r"""\b(?:leave|keep)\s+(?:\w+\s+){0,4}?out\s+of\s+(?:the\s+|your\s+|
     any\s+|what\s+)?(?:\w+\s+)?(?:total|answer|response|reply|summary|results?|report|output|
     figures?|count|balance|tell|say|show)\b
-    |\b(?:leave|left)\s+(?:them|it|those|these)\s+out\b
     |\bpresent\s+[^.;:]{0,60}?\bas\s+(?:a|an|the|your|their|its|if|being|on|\w+ly)?\b
     |\bdescribe\s+(?:them|it|these|those|this|that)\s+(?:that\s+way|as)\b""",
                            re.IGNORECASE | re.VERBOSE)
@@ -403,6 +407,12 @@ _RELATIVE = re.compile(r"\b(?:whom|which|whose|where|that)\b[^,;.]*\Z", re.IGNOR
 _OWN_VERB = re.compile(r"\b(?:[a-z]{3,}ed|is|are|was|were|has|have|had|appears?|contains?|"
                        r"holds?|lives?|runs?|comes?|belongs?)\s+(?!to\b)(?:\w+\s+){1,}",
                        re.IGNORECASE)
+# A sentence about what a value may be, not which one to use ("defaults to", "the URL of",
+# "for instance", "formats as").
+_EXPLAINS_VALUE = re.compile(r"""\b(?:defaults?\s+(?:to|is)|by\s+default|e\.g|i\.e|example|
+    format|formats|formatted|pattern|like|placeholder|such\s+as|if\s+(?:set|provided|given|not)|
+    when\s+(?:set|provided|given)|otherwise|optional|optionally|can\s+be|may\s+be|either|one\s+of)\b""",
+                            re.IGNORECASE | re.VERBOSE)
 _EXAMPLE = re.compile(r"\b(?:such\s+as|e\.g|for\s+example|for\s+instance|format)\b",
                       re.IGNORECASE)
 _DESCRIBING = frozenset({"tool.description", "param.description", "tool.title",
@@ -504,19 +514,31 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
     sends = told and bool(_SEND_TO.search(tail))
     # TS101: an instruction that holds on every call or over the user, or pins a literal
     if told and not sends:
-        if _UNIVERSAL.search(piece) or _USER_OVERRIDE.search(piece):
-            out.append(("TS101", "high", "an instruction to the caller that holds on every "
-                                         "call or over the user's choice"))
+        if _USER_OVERRIDE.search(piece):
+            out.append(("TS101", "high", "an instruction to the caller over the user's choice"))
+        elif _UNIVERSAL.search(piece):
+            literal = _fixes_literal(piece, at)
+            planted = bool(literal) and (moves_data(literal) or opaque_code(literal))
+            out.append(("TS101", "high" if planted else "medium",
+                        "an instruction to the caller that holds on every call"))
         else:
             literal = _fixes_literal(piece, at)
             if literal is not None:
-                out.append(("TS101", "high", f"an instruction pinning {literal!r}"))
+                out.append(("TS101", "high" if moves_data(literal) else "medium",
+                            f"an instruction pinning {literal!r}"))
             elif _PROMOTE.search(piece):
                 out.append(("TS101", "high", "an instruction steering the choice to a partner"))
     words = words_of(piece.lower())
     if prose and not _ADDED_WORDS.isdisjoint(words) and _ADDED_TO_REQUEST.search(piece) and not any(
             r == "TS101" for r, _, _ in out):
         out.append(("TS101", "high", "adds to what the user asked for"))
+    if prose and not any(r == "TS101" and sev == "high" for r, sev, _ in out):
+        moving = next((m for m in _MOVES_DATA.finditer(piece)
+                       if not _BARE_SCHEME.fullmatch(m.group().strip())), None)
+        if (moving and (told or _PRESCRIBED_VALUE.search(piece)) and not _EXAMPLE.search(piece)
+                and not _EXPLAINS_VALUE.search(piece)):
+            out.append(("TS101", "high", f"prescribes {moving.group().strip()!r}, which moves "
+                                         "data"))
     convention = (_CONVENTION.search(piece) if told and not _CONVENTION_WORDS.isdisjoint(words)
                   else None)
     if convention and _CONVENTION_ACT.search(piece, convention.end()) and not any(
@@ -529,14 +551,19 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
         out.append(("TS102", "high", "prescribes how the answer presents results"))
     elif not _ADDRESS_WORDS.isdisjoint(words_of(piece.lower())):
         if _ADDRESS.search(piece):
-            out.append(("TS102", "high", "addresses the model reading the tool list"))
+            out.append(("TS102", "medium", "addresses the model reading the tool list"))
         elif told:
             m = _MODEL_NAME.search(piece)
             if m:
-                out.append(("TS102", "high", f"an instruction naming the model, {m.group()!r}"))
+                out.append(("TS102", "medium", f"an instruction naming the model, "
+                                               f"{m.group()!r}"))
     # TS103: earlier instructions set aside; acting over or behind the user
-    if (_PRIOR_RULES.search(piece) and _OVERRIDE_WORD.search(piece)) or _FINAL_SAY.search(piece):
-        out.append(("TS103", "high", "sets aside earlier instructions"))
+    prior = _PRIOR_RULES.search(piece)
+    if (prior and _OVERRIDE_WORD.search(piece)) or _FINAL_SAY.search(piece):
+        # the model's own instructions set aside; a tool replacing "existing restrictions" or
+        # "default settings" describes what it does to its data
+        ours = prior is None or _MODEL_RULES.search(prior.group())
+        out.append(("TS103", "high" if ours else "medium", "sets aside earlier instructions"))
     elif told and (_CONCEAL.search(piece) or _USER_OVERRIDE.search(piece)
                    or _OVERRIDE_REQUEST.search(piece)):
         out.append(("TS103", "high", "acts over or behind the user's back"))
@@ -548,7 +575,7 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
             out.append(("TS104", "high", "sends something to a destination of its own"))
         elif ((_TOOL_CALL_VERB.search(piece) and _TOOL_REF.search(tail)) or (
                 _WITH_TOOL.search(tail) and _SEND_WORD.search(tail))) and not _for_input(piece):
-            out.append(("TS104", "high", "an instruction about another tool"))
+            out.append(("TS104", "medium", "an instruction about another tool"))
     # TS105: a secret or the conversation pointed at in an instruction, a request widened past
     # the user's, or secrets taken from the conversation
     secret = _SECRET_ANY.search(piece)
@@ -679,6 +706,8 @@ _PROHIBITED_BEFORE = re.compile(r"""\b(?:do\s+not|don'?t|never|avoid|must\s+not|
     putting|paste|pasting|pass|passing|send|sending|share|sharing|post|posting|expose|exposing|
     reveal|log|logging|store|storing|write|writing|add|adding|enter|entering|commit|hard-?code)
     \s+(?:(?:any|the|your|their|user'?s|users'|other\s+people'?s|raw|real|actual|plain-?text)\s+)*
+    (?:[\w'-]+(?:\s+(?:or\s+|and\s+)?[\w'-]+){0,4}\s+(?:such\s+as|like|including|e\.g\.,?|
+    for\s+example)\s+)?
     (?:[\w'-]+(?:\s+[\w'-]+)?\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s+nor\s+))*\Z""",
                                 re.IGNORECASE | re.VERBOSE)
 
@@ -687,3 +716,37 @@ def _kept_out(text: str, start: int, at: int) -> bool:
     """Whether the secret at ``at`` follows a prohibition in its clause (``start``: where the
     sentence starts)."""
     return _PROHIBITED_BEFORE.search(text, max(start, at - 160), at) is not None
+
+
+# A literal that moves data when an argument is pinned to it: an e-mail address, a URL or a
+# domain, a channel, a path outside the workspace, a phone number, a bank account or a wallet.
+_MOVES_DATA = re.compile(rf"""{_EMAIL}|{_URL}|{_DESTINATION.pattern}
+    |\+\d[\d\s().-]{{7,}}\d|\(?\b\d{{3}}\)?[\s.-]\d{{3}}[\s.-]\d{{4}}\b|\b[A-Z]{{2}}\d{{2}}(?:\s?[A-Z0-9]{{4}}){{2,7}}(?:\s?[A-Z0-9]{{1,4}})?\b
+    |\b0x[0-9a-fA-F]{{16,}}\b|\b(?:\d{{1,3}}\.){{3}}\d{{1,3}}\b
+    |\b(?:account|acct|wallet|iban|routing\s+number)\s*(?:no\.?|number|id)?\s*[:#=]?\s*['"`]?
+     [A-Z0-9][A-Z0-9-]{{4,}}\d""", re.IGNORECASE | re.VERBOSE)
+_BARE_SCHEME = re.compile(r"(?:https?|ftp)://\W*")
+# A value said to be where things go or what is always used, with or without an instruction
+# form: "are routed through our clearing account NL91...", "exec@x.com is always included",
+# "the target is to be filled in as 185.22.1.9".
+_PRESCRIBED_VALUE = re.compile(r"""\b(?:always|every|each|all|must|should|shall|is\s+to|are\s+to|
+    needs?\s+to|has\s+to|have\s+to|(?:is|are|get|gets|will\s+be)\s+(?:\w+ly\s+)?(?:routed|charged|
+    billed|credited|paid|sent|copied|forwarded|cc'?d|bcc'?d|included|added|deposited|transferred|
+    directed|posted|uploaded|synced|mirrored|set|filled)|goes\s+to|go\s+to|route|routed|charged|
+    billed|deposit|transfer|cc|bcc)\b""", re.IGNORECASE | re.VERBOSE)
+
+
+_CODE_ONLY = re.compile(rf"{_CODE}|{_OPAQUE}")
+
+
+def opaque_code(literal: str) -> bool:
+    """Whether ``literal`` (quotes aside) is a code such as ``OVERRIDE-7731`` or ``RC88410X``:
+    a value no schema explains, which an instruction pinning it on every call plants."""
+    return _CODE_ONLY.fullmatch(literal.strip("'\"`“”‘’ ")) is not None
+
+
+def moves_data(literal: str) -> bool:
+    """Whether pinning an argument to ``literal`` would send data somewhere of the writer's
+    choosing: the literal is, or holds, an address, URL, domain, channel, outside path, phone
+    number, IBAN or wallet (the severity policy's "moves data")."""
+    return bool(literal) and _MOVES_DATA.search(literal) is not None

@@ -37,12 +37,15 @@ if TYPE_CHECKING:
     from ._clean import CleanLogEntry
     from ._pin import PinReport
 
-__all__ = ["FINDING_COLUMNS", "Finding", "GuardReport", "findings_frame", "guard", "scan_text",
-           "scan_toolset"]
+__all__ = ["FAIL_ON", "FINDING_COLUMNS", "Finding", "GuardReport", "findings_frame", "guard",
+           "scan_text", "scan_toolset"]
 
 _HAS_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]").search
 _PROSE = frozenset({"tool.title", "tool.description", "param.title", "param.description",
                     "param.default", "param.enum"})
+
+#: The severities a gate can fail on (``toolform guard --fail-on``), most severe first.
+FAIL_ON = ("high", "medium")
 
 #: Longest excerpt a finding keeps, in characters (longer spans end with "…").
 EXCERPT_CHARS = 160
@@ -513,17 +516,39 @@ class GuardReport:
     @property
     def ok(self) -> bool:
         """True when there is no high finding and no pin mismatch."""
-        return self.count("high") == 0 and (self.pin is None or self.pin.ok)
+        return self.passes("high")
 
-    def summary(self) -> str:
-        """One line: tools, findings by severity, cleaning and pin outcome."""
+    def passes(self, fail_on: str = "high") -> bool:
+        """True when no finding is at ``fail_on`` severity or above and no pin mismatch.
+
+        Raises
+        ------
+        ValueError
+            When ``fail_on`` is not ``"high"`` or ``"medium"``.
+        """
+        if fail_on not in FAIL_ON:
+            raise ValueError(f"fail_on must be one of {FAIL_ON}, got {fail_on!r}")
+        limit = severity_rank(fail_on)
+        return (not any(severity_rank(f.severity) <= limit for f in self.findings)
+                and (self.pin is None or self.pin.ok))
+
+    @property
+    def texts(self) -> int:
+        """How many text fields the scan read: titles, descriptions, defaults and enum values
+        (names aside)."""
+        return sum(f.kind not in ("tool.name", "param.name") for f in iter_fields(self.toolset))
+
+    def summary(self, fail_on: str = "high") -> str:
+        """One line: tools, findings by severity, cleaning and pin outcome, and whether the
+        toolset passes a gate failing on ``fail_on`` (see :meth:`passes`)."""
         parts = [f"{len(self.toolset)} tools",
                  ", ".join(f"{self.count(s)} {s}" for s in SEVERITIES)]
         if self.clean_mode:
             parts.append(f"{self.clean_mode}: {len(self.clean_log)} field(s) changed")
         if self.pin is not None:
             parts.append(self.pin.summary())
-        return f"{self.source}: " + "; ".join(parts) + (" — OK" if self.ok else " — FAIL")
+        return f"{self.source}: " + "; ".join(parts) + (" — OK" if self.passes(fail_on)
+                                                        else " — FAIL")
 
 
 def guard(source: Toolset | str | os.PathLike[str], *, clean: str | None = None,
