@@ -15,7 +15,8 @@ tests read those)::
     python datasets/mcp_servers/capture.py --only NAME ... # these servers, again
     python datasets/mcp_servers/capture.py --list          # the manifest and what is captured
 
-A capture is ``tools/<name>.json``: the package, its registry and version, the command line,
+A manifest entry may ask for ``"setup": "git-init"`` (the scratch folder made a git repository,
+for a server that serves one). A capture is ``tools/<name>.json``: the package, its registry and version, the command line,
 the ``serverInfo`` and protocol version the server announced, the capture time, and the
 ``tools`` array exactly as the server sent it. A server that did not start is logged in
 ``failures.json`` with the error, so the data card can say what was tried.
@@ -28,6 +29,7 @@ import asyncio
 import datetime as _dt
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -57,11 +59,16 @@ async def _capture(server: dict[str, Any], timeout: float) -> dict[str, Any]:
 
     command = command_line(server)
     scratch = tempfile.mkdtemp(prefix=f"mcp-{server['name']}-")
+    if server.get("setup") == "git-init":  # a server that serves a repository needs one
+        subprocess.run(["git", "init", "-q"], cwd=scratch, check=True)
     env = {**get_default_environment(), **server.get("env", {})}
-    # the runners' caches, so a second capture does not download again
-    for key in ("npm_config_cache", "UV_CACHE_DIR"):
+    # the runners' caches (a second capture does not download again) and the machine's CA
+    # bundle, which the runners need to reach the registries
+    for key in ("npm_config_cache", "UV_CACHE_DIR", "SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS"):
         if key in os.environ:
             env[key] = os.environ[key]
+    if server["registry"] == "pypi":
+        env["UV_NATIVE_TLS"] = "1"
     params = StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=scratch)
     tools: list[dict[str, Any]] = []
     info: dict[str, Any] = {}
@@ -154,8 +161,9 @@ def main(argv: list[str] | None = None) -> int:
         logged.pop(s["name"], None)
         if s["name"] in failures:
             logged[s["name"]] = failures[s["name"]]
-        FAILURES.write_text(json.dumps(logged, indent=1, sort_keys=True) + "\n",
-                            encoding="utf-8")
+        scratch = FAILURES.with_suffix(f".{os.getpid()}.tmp")
+        scratch.write_text(json.dumps(logged, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(scratch, FAILURES)  # whole, never half-written, for the captures beside
     return 0
 
 

@@ -5,6 +5,7 @@ import re
 import unicodedata
 from typing import Iterator, Sequence
 
+from ._confusables import latin_reading
 from ._rule import Hit, ScanContext
 
 __all__ = ["MAX_EDIT_NAME_CHARS", "shadowing"]
@@ -16,17 +17,12 @@ __all__ = ["MAX_EDIT_NAME_CHARS", "shadowing"]
 MAX_EDIT_NAME_CHARS = 128
 
 
-# Latin look-alikes of Cyrillic and Greek letters that a name can borrow.
-_CONFUSABLE = str.maketrans("асеіјорхуѕԁһӏлАВСЕНІЈКМОРЅТХУαοτνρκιΑΒΕΗΙΚΜΝΟΡΤΧΥΖ",
-                            "aceijopxysdhlnABCEHIJKMOPSTXYaotvpkiABEHIKMNOPTXYZ")
-
-
 _NOT_ALNUM = re.compile(r"[\W_]+")
 
 
 def _skeleton(name: str) -> str:
-    """A name reduced to what a reader sees: confusables mapped, case and separators dropped."""
-    folded = name if name.isascii() else unicodedata.normalize("NFKC", name).translate(_CONFUSABLE)
+    """A name reduced to what a reader sees: look-alike letters read as Latin (UTS #39 confusables), case and separators dropped."""
+    folded = name if name.isascii() else latin_reading(unicodedata.normalize("NFKC", name))
     return _NOT_ALNUM.sub("", folded.lower())
 
 
@@ -86,7 +82,7 @@ _READ_VERBS = frozenset({"get", "list", "fetch", "read", "search", "find", "quer
 def _parts(name: str) -> tuple[str, ...]:
     """A name's words, lower-cased, look-alike letters mapped (``getUserV2`` gives get, user,
     v2)."""
-    folded = name if name.isascii() else unicodedata.normalize("NFKC", name).translate(_CONFUSABLE)
+    folded = name if name.isascii() else latin_reading(unicodedata.normalize("NFKC", name))
     return tuple(p.lower() for p in _NAME_PARTS.findall(_CAMEL.sub("_", folded)))
 
 

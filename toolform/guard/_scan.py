@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
 from ..ir import Toolset, TypeIR
 from ._fields import FIELD_KINDS, FieldText, iter_fields, value_text
 from ._concealment import INVISIBLE_CLASS, invisible_spans
+from ._confusables import latin_reading
 from ._names import shadowing
 from ._phrasing import NAME_TOKEN
 from ._reading import GENERAL_WORDS, general_rules
@@ -189,9 +190,9 @@ def _one_token(text: str) -> bool:
 #: Enums with at least this many values are screened in bulk (see :func:`_quiet_values`).
 BULK_ENUM_VALUES = 256
 # The rules that run on every text, whatever its words: which values can wake them is known
-# (TS106: hidden characters, so not ASCII; TS108: a space, or an identifier holding one of its
-# cue words; TS111: a space, for it reads seven words or more).
-_BULK_UNTRIGGERED = frozenset({"TS106", "TS108", "TS111"})
+# (TS106 and TS112: characters outside ASCII; TS108: a space, or an identifier holding one of
+# its cue words; TS111: a space, for it reads seven words or more).
+_BULK_UNTRIGGERED = frozenset({"TS106", "TS108", "TS111", "TS112"})
 _TS108_CUES = re.compile(r"this|every|each|always|never|must|should|you|your|ignore|instead|"
                          r"please|model|assistant|agent")  # read in the lower-cased values
 _WORD_EDGE = r"(?<![^\W_])"
@@ -295,6 +296,14 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
                 out.extend(_hits(rule, rule.matcher, text, ctx, None))
         else:
             out.extend(_hits(rule, rule.matcher, visible, ctx, back))
+    if any(rule.id == "TS112" for rule, _ in out):
+        # a sentence written with look-alike letters is read again through its Latin reading
+        # (the same length, so the offsets hold)
+        reading = latin_reading(text)
+        seen = {(rule.id, h.start, h.end) for rule, h in out}
+        out.extend((rule, h) for rule, h in _text_hits(reading, kind, plan,
+                                                       use_triggers=use_triggers)
+                   if rule.id != "TS112" and (rule.id, h.start, h.end) not in seen)
     return out
 
 
