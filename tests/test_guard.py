@@ -54,9 +54,9 @@ def notify_toolset() -> Toolset:
 
 # -- rules as data -----------------------------------------------------------------------------
 
-def test_eleven_rules_with_ids_names_severities_in_order():
-    assert [r.id for r in GUARD_RULES] == [f"TS{n}" for n in range(101, 112)]
-    assert len({r.name for r in GUARD_RULES}) == 11
+def test_twelve_rules_with_ids_names_severities_in_order():
+    assert [r.id for r in GUARD_RULES] == [f"TS{n}" for n in range(101, 113)]
+    assert len({r.name for r in GUARD_RULES}) == 12
     assert all(r.severity in SEVERITIES and r.summary and r.kinds for r in GUARD_RULES)
     assert get_rule("TS105").name == "secret-request"
     with pytest.raises(KeyError, match="TS101"):

@@ -254,5 +254,9 @@ def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
         yield Hit(0, len(text), "high", f"an instruction-like sentence in a {ctx.kind} field")
     elif words >= limit + 2 and _CUE.search(text):
         yield Hit(0, len(text), "high", f"an instruction-like sentence in a {ctx.kind} field")
+    elif words >= 4 and ctx.kind in ("param.default", "param.enum"):
+        # real defaults and enum values are tokens, numbers and JSON; a sentence there is read
+        # by the model as an instruction (issue 16: high, never medium)
+        yield Hit(0, len(text), "high", f"a sentence in a {ctx.kind} field")
     elif words >= limit:
         yield Hit(0, len(text), "medium", f"prose in a {ctx.kind} field")

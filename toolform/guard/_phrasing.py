@@ -13,7 +13,7 @@ from typing import Iterator
 
 from ._rule import Hit, ScanContext, _VALUE_KINDS
 from ._sentences import _gate, _run, _rx, _Sentences
-from ._reading import (moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
+from ._reading import (_ACTING_CALL, _UNPROMPTED, moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
                        _general, _KEEP_SAFE, _kept_out, _LITERAL, _QUOTED, _SCALAR, _SECRET_ANY,
                        _STRONG, _STRONG_RX, _UNCONDITIONAL, _URL)
 __all__ = ["NAME_TOKEN"]
@@ -117,8 +117,33 @@ _TS102 = (_gate("address", rf"""
 )
 
 
+# What a directive may ask of the model about the tool's own inputs ("If you are an AI model,
+# use this field to ..."): that is documentation, however it is addressed.
+_OWN_FIELD = re.compile(r"""\b(?:this|the)\s+(?:field|parameter|param|argument|property|input|
+    value|option)\b""", re.IGNORECASE | re.VERBOSE)
+
+
+# "The assistant must provide the full path": documentation about the model, in the third
+# person, as real servers write it; a vocative or "if you are a model" speaks to it.
+_THIRD_PERSON = re.compile(rf"(?:the\s+)?{_MODEL_WORD}\s+(?:must|should|shall|needs?|is|are|has|"
+                           rf"have|may|cannot|will)\b", re.IGNORECASE)
+
+
 def _ts102(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    sentences = _Sentences(text)
+    told: list[tuple[int, int]] | None = None
     for label, m in _run(_TS102, text, ctx):
+        if label == "address" and not _THIRD_PERSON.match(m.group()):
+            if told is None:
+                told = [(c.start, c.end) for c in _directives(text, ctx)]
+            start, end = sentences.around(m.start(), m.end())
+            # the model addressed and told what to do, in that sentence or the next: high,
+            # unless what it is told is how to fill the tool's own field
+            steered = [(s, e) for s, e in told if start <= s < end + 1 or s == end]
+            if steered and not any(_OWN_FIELD.search(text, s, e) for s, e in steered):
+                yield Hit(m.start(), m.end(), "high",
+                          "speaks to the model and tells it what to do")
+                continue
         yield Hit(m.start(), m.end(), "medium", "tells the model how to answer"
                   if label == "answer" else "speaks to the model reading the tool list")
     yield from _general("TS102", text, ctx)
@@ -193,6 +218,10 @@ _PRECEDENCE_OVER_RULES = re.compile(r"""\s*(?:(?:any|all|every|the|your|other|ea
                                     re.IGNORECASE | re.VERBOSE)
 
 
+_ASK_THE_USER = re.compile(r"\b(?:ask|asking)\s+(?:the\s+|your\s+)?(?:user|human|customer)s?\b",
+                           re.IGNORECASE)
+
+
 def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
     for label, m in _run(_TS103, text, ctx):
         if label == "precedence" and not _PRECEDENCE_OVER_RULES.match(text, m.end()):
@@ -203,6 +232,10 @@ def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
                 and _SECRET_ANY.search(text)):
             # "Your API key ... Keep it confidential": advice about the user's own secret
             yield Hit(m.start(), m.end(), "low", "asks to keep a secret value private")
+            continue
+        if label == "hide" and _ASK_THE_USER.search(m.group()):
+            # "Don't ask user for input": a value to fill in, not something kept from them
+            yield Hit(m.start(), m.end(), "medium", "asks the model not to ask the user")
             continue
         yield Hit(m.start(), m.end(), "high", "overrides earlier instructions or the user")
     yield from _general("TS103", text, ctx)
@@ -266,6 +299,10 @@ _NAME_SOFT = re.compile(r"\b(?:deprecated|instead|legacy|obsolete|see\s+also)\b"
 NAME_TOKEN = re.compile(r"(?<![\w.-])[A-Za-z_][\w.-]*\w")
 
 
+_ACTING_NAME = re.compile(r"(?:reset|delete|wipe|remove|drop|purge|destroy|send|post|transfer|pay|"
+                          r"approve|merge|publish|share|grant|invite|disable|revoke|rotate|kill|"
+                          r"shutdown|deploy|upload|forward|export|email|notify|truncate|erase|"
+                          r"unlock|disarm)", re.IGNORECASE)
 _TO_USER = re.compile(r"\s*(?:the\s+|your\s+)?(?:users?|humans?|requesters?|callers?)\b",
                       re.IGNORECASE)
 _WITH_USER = re.compile(r"\bwith\s+(?:the\s+|your\s+)?(?:users?|humans?|requesters?)\b",
@@ -292,8 +329,15 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
                       "sends tool output or conversation elsewhere")
         elif _for_input(_Sentences(text).of(m.start(), m.end())):
             yield Hit(m.start(), m.end(), "medium", "asks for another call, for an input")
-        else:  # an order of calls, with nothing sent anywhere: phrasing alone
-            yield Hit(m.start(), m.end(), "medium", _ORDER_DETAIL[label])
+        else:
+            # an order of calls, with nothing sent anywhere, is phrasing alone (medium); an
+            # order to run another tool that acts (reset, delete, send, approve ...) moves
+            # that tool's calls (high)
+            start, end = _Sentences(text).around(m.start(), m.end())
+            acting = _ACTING_CALL.search(text, m.start(), end) and (
+                _UNPROMPTED.search(text, start, end) or _UNCONDITIONAL.search(text, start, end))
+            yield Hit(m.start(), m.end(), "high" if acting else "medium",
+                      _ORDER_DETAIL[label] + (", one that acts" if acting else ""))
     yield from _general("TS104", text, ctx)
 
 
@@ -318,7 +362,8 @@ def _other_tool_moved(sentence: str, name: str) -> bool:
     """Whether ``sentence`` hooks onto or disables the tool named by ``name`` (escaped)."""
     return bool(re.search(rf"{_HOOK_BEFORE}\b{name}\b(?:\s+tool)?\s*{_USED}\b"
                           rf"|\b(?:after|before)\s+(?:every|each|any)\s+(?:call|use|run)\s+(?:to|of)\s+"
-                          rf"{name}\b|{_DISABLE_BEFORE}{name}\b|\b{name}\b{_DISABLED_AFTER}",
+                          rf"{name}\b|{_DISABLE_BEFORE}{name}\b(?!\s+(?:first|again|twice|yet|"
+                          rf"before|after|until|unless))|\b{name}\b{_DISABLED_AFTER}",
                           sentence, re.IGNORECASE))
 
 
@@ -338,8 +383,13 @@ def _ts104_names(text: str, ctx: ScanContext) -> Iterator[Hit]:
         elif _NAME_SOFT.search(sentence) or _for_input(sentence):
             yield Hit(m.start(), m.end(), "medium", f"refers to another tool, {m.group()!r}")
         elif _NAME_DIRECTIVE.search(sentence):
-            yield Hit(m.start(), m.end(), "medium",
-                      f"instructs about another tool of the catalogue, {m.group()!r}")
+            # a tool that acts, ordered for the model's own turn or on every call, is high
+            acting = (_ACTING_CALL.search(sentence) is not None
+                      and (_UNPROMPTED.search(sentence) or _UNCONDITIONAL.search(sentence))
+                      and _ACTING_NAME.match(m.group()) is not None)
+            yield Hit(m.start(), m.end(), "high" if acting else "medium",
+                      f"orders a call to another tool that acts, {m.group()!r}" if acting
+                      else f"instructs about another tool of the catalogue, {m.group()!r}")
         else:
             yield Hit(m.start(), m.end(), "low", f"mentions another tool, {m.group()!r}")
 
@@ -361,11 +411,13 @@ _TS105 = (
         | \bpasswords? | \bpassphrases? | \bpasswd\b | \bcredentials? | \bcookies\b
         | \bcredit\s+card(?:\s+numbers?)? | \bsocial\s+security | \bcvv\b
         | \bone-time\s+(?:codes?|passwords?) | \b2fa\s+codes? | \benvironment\s+variables?
-        | \benv\s+vars?\b""",
+        | \benv\s+vars?\b | \b_?auth_?token\b | \bprintenv\b | \bos\.environ\b
+        | \bending\s+in\s+_?(?:key|token|secret|password)\b""",
           ("keychain", "seed", "recovery", "mnemonic", "private", "ssh", "api", "apikey",
            "apikeys", "access", "accesstoken", "accesstokens", "auth*", "bearer", "session*",
            "refresh", "secret*", "passw*", "passphrase*", "credential*", "cookies", "credit",
-           "social", "cvv", "one-time", "2fa", "environment", "env")),
+           "social", "cvv", "one-time", "2fa", "environment", "env", "printenv", "environ",
+           "ending")),
     _gate("variable", r"""(?-i:\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|
         PAT|CREDENTIALS?)\b)""", ("token", "key", "secret", "password", "passwd", "pat",
                                    "credential", "credentials"), also=("_",)),
@@ -374,11 +426,14 @@ _TS105 = (
         | \bconversation\s+(?:history|so\s+far|log|transcript|context)
         | \bchat\s+(?:history|log|transcript) | \bmessage\s+history
         | \b(?:previous|prior|earlier|all|past|other)\s+(?:user\s+)?(?:messages|conversations|
-          chats|prompts)""",
+          chats|prompts)
+        | \bmessages\s+(?:of|from|in)\s+(?:the|this)\s+(?:current\s+|ongoing\s+)?(?:conversation|
+          chat|session|thread)""",
           ("conversation", "conversations", "chat", "chats", "dialog", "dialogue", "context",
            "message", "messages", "prompts"),
           also=("entire", "full", "whole", "complete", "history", "far", "log", "transcript",
-                "context", "previous", "prior", "earlier", "all", "past", "other")),
+                "context", "previous", "prior", "earlier", "all", "past", "other", "the",
+                "this")),
     _gate("prompt", r"""\bsystem\s+prompt | \byour\s+(?:instructions|system\s+message|guidelines|
           rules) | \bthe\s+(?:system\s+message|hidden\s+prompt)""",
           ("system", "instructions", "guidelines", "rules", "hidden"),
@@ -399,7 +454,7 @@ _TAKE_VERB = _rx(r"""
     prepend|insert|put|paste|copy|forward|upload|add|embed|share|extract|collect|gather|dump|print|
     leak|exfiltrate|fill|supply|give|transmit|post|echo|output|reveal|disclose|retrieve|grab|fetch|
     summari[sz]e|encode|submit|quote|repeat|list\s+all|save|store|record|log|remember|keep|write|
-    note|use|using)\b""")
+    note|use|using|passed|attached|included|sent|copied|pasted|provided|supplied)\b""")
 
 
 _EXAMPLE_HEAD = re.compile(r"\s*(?:[-*•]\s*)?(?:example|e\.g\.|for\s+example)\b", re.IGNORECASE)
@@ -526,6 +581,13 @@ _MODAL_DIRECTIVE = _rx(r"""\b(?:must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|
     \s+to|required\s+to)\b""")
 
 
+_SENDER_LABELS = frozenset({"sender", "order", "authority", "cleared", "threat"})
+# "MANDATORY REQUIREMENTS:" heads documentation; pre-approval is the claim that matters
+_MANDATORY = re.compile(r"(?i)mandatory|compulsory|compliance\s+requirement")
+_VENDOR = re.compile(r"\b(?:anthropic|openai|microsoft|google|meta|your\s+(?:developer|operator|"
+                     r"administrator|admin|owner))\b", re.IGNORECASE)
+
+
 def _ts109(text: str, ctx: ScanContext) -> Iterator[Hit]:
     directive: bool | None = None
     for label, m in _run(_TS109, text, ctx):
@@ -534,8 +596,14 @@ def _ts109(text: str, ctx: ScanContext) -> Iterator[Hit]:
                 directive = bool(_MODAL_DIRECTIVE.search(text) or _DIRECTIVE_CUE.search(text)
                                  or _UNCONDITIONAL.search(text)
                                  or any(True for _ in _directives(text, ctx)))
-            if directive:  # framing; what the instruction does decides its severity
-                yield Hit(m.start(), m.end(), "medium",
-                          "authority framing around an instruction")
+            if directive:
+                # an authority named as the sender of an order (an administrator, a vendor, a
+                # security team), pre-approval or a threat, around an instruction: high;
+                # headings such as IMPORTANT: or per policy are framing, medium
+                named = (label in _SENDER_LABELS and not _MANDATORY.fullmatch(m.group())) or bool(
+                    _VENDOR.search(text))
+                yield Hit(m.start(), m.end(), "high" if named else "medium",
+                          "an authority named as the source of an instruction" if named
+                          else "authority framing around an instruction")
                 continue
         yield Hit(m.start(), m.end(), "medium", "urgency or authority framing")

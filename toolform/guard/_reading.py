@@ -168,7 +168,8 @@ _USER_OVERRIDE = re.compile(rf"""\b(?:(?:whatever|whichever|whoever|whomever|wha
     |the\s+user\s+(?:asks|asked|picks|picked|chose|chooses|requests|requested|selects|selected|
     typed|wants|says|said)\b[^.;]{{0,120}}\b(?:anyway|instead|still|regardless)
     |\b(?:rather\s+than|instead\s+of|in\s+place\s+of|in\s+addition\s+to|alongside|on\s+top\s+of)
-    \s+(?:what\b|(?:the|any|whatever|whichever|whoever)\s+(?:[\w-]+\s+){{0,4}}?(?:(?:the\s+)?
+    \s+(?:what\s+(?:the\s+)?(?:user|person|they|you)\b|(?:the|any|whatever|whichever|whoever)\s+
+    (?:[\w-]+\s+){{0,4}}?(?:(?:the\s+)?
     (?:user|person|they|you)\s+(?:\w+\s+)?{_USER_CHOICE}|{_USER_CHOICE}\s+(?:by\s+the\s+user|
     in\s+the\s+(?:request|call|prompt|conversation|chat))))
     |\binstead\s+of\s+the\s+user)""", re.IGNORECASE | re.VERBOSE)
@@ -181,6 +182,21 @@ _CONCEAL = re.compile(r"""\b(?:(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(
       report|message)
     |not\s+to\s+be\s+(?:informed|told|notified|shown|asked)
     |(?:quietly|silently|secretly|covertly|discreetly)\b)""", re.IGNORECASE | re.VERBOSE)
+# A call to a tool whose name says it acts on the world rather than reads it.
+_ACTING_CALL = re.compile(r"""\b(?:call|invoke|run|execute|trigger|use)\s+(?:the\s+)?[`'"]?
+    (?:reset|delete|wipe|remove|drop|purge|destroy|send|post|transfer|pay|approve|merge|publish|
+    share|grant|invite|add_collaborator|disable|revoke|rotate|kill|shutdown|deploy|upload|forward|
+    export|email|notify|rm|truncate|format|erase|unlock|disarm)(?:[_.-][\w.-]*)?\b""",
+                          re.IGNORECASE | re.VERBOSE)
+# A call ordered for the model's own turn, not as a step of this tool's use: "before answering
+# anything else", "before replying".
+_UNPROMPTED = re.compile(r"""\b(?:before|after|instead\s+of)\s+(?:answering|replying|responding|
+    anything\s+else|doing\s+anything|you\s+(?:answer|reply|respond))""", re.IGNORECASE | re.VERBOSE)
+_NEGATED_BEFORE = re.compile(r"\b(?:do\s+not|don'?t|never|not|no)\b[^.;,]*\Z", re.IGNORECASE)
+_ASK_ONLY = re.compile(r"(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?ask", re.IGNORECASE)
+# "raises an error rather than silently restarting": an adverb alone hides nothing (the stealth
+# phrase pattern of TS103 reads "quietly add", "silently forward")
+_BARE_ADVERB = re.compile(r"quietly|silently|secretly|covertly|discreetly", re.IGNORECASE)
 _DESTINATION = re.compile(rf"""{_EMAIL}|{_URL}|(?<![\w/])(?:[a-z0-9-]+\.)+(?:io|net|com|org|dev|
     ly|co|me|xyz|info|example|site|app)(?:/[^\s"'<>]*[^\s"'<>.,;:!?)])?(?![\w/])
     |(?<![\w&])\#[a-z][\w-]+|
@@ -311,7 +327,7 @@ _SECRET_NOUN = (r"(?:api[\s_-]?keys?|access[\s_-]?tokens?|auth(?:entication)?[\s
                 r"ssh[\s_-]keys?|cookies?|session\s+(?:ids?|tokens?|cookies?)|card\s+numbers?|"
                 r"credit\s+cards?|cvv|social\s+security\s+numbers?|ssn|seed\s+phrases?|"
                 r"recovery\s+(?:codes?|phrases?)|2fa\s+codes?|one-time\s+codes?|hashes|"
-                r"home\s+address|environment(?:\s+variables?)?|env\s+vars?|keys?)")
+                r"home\s+address|environment\s+variables?|env\s+vars?)")
 _POINTED_SECRET = re.compile(rf"""\b(?:the\s+user'?s|users'|your|their|his|her|its|the|all|any|
     every|saved|stored|cached|current|existing)\s+(?:[\w-]+\s+){{0,2}}?{_SECRET_NOUN}\b(?!\s+(?:for|
     to)\s+(?:authenticat|log|access|connect))
@@ -328,10 +344,12 @@ _PROMOTE = re.compile(r"""\b(?:partner|sponsored|sponsor'?s|affiliated?|promoted
     those)\s+as\s+(?:the\s+)?(?:best|top|recommended|preferred|ideal|only|safest|cheapest)\b""",
                       re.IGNORECASE | re.VERBOSE)
 # The user's own request overridden ("override that request", "ignore the user's choice").
-_OVERRIDE_REQUEST = re.compile(r"""\b(?:override|overrule|ignore|disregard|refuse|reject|deny|
-    countermand|reverse|don'?t\s+honou?r|do\s+not\s+honou?r)\s+(?:that|this|such\s+an?|their|his|
+_OVERRIDE_REQUEST = re.compile(rf"""\b(?:override|overrule|ignore|disregard|refuse|reject|deny|
+    countermand|reverse|don'?t\s+honou?r|do\s+not\s+honou?r)\s+(?:(?:that|this|such\s+an?|their|his|
     her|the\s+user'?s|any\s+such|the)\s+(?:\w+\s+)?(?:request|instruction|choice|wish|wishes|
-    preference|decision|selection|command|order)s?\b""", re.IGNORECASE | re.VERBOSE)
+    preference|decision|selection|command|order)s?\b
+    |(?:the|any|whatever|whichever|every)\s+(?:[\w-]+\s+){{0,3}}?(?:(?:that|which)\s+)?(?:the\s+)?
+    (?:user|person|caller|customer|they)\s+(?:\w+\s+)?{_USER_CHOICE})""", re.IGNORECASE | re.VERBOSE)
 # Copies to an extra destination, said as a fact ("messages are also copied to channel C0X").
 _ALSO_SENT = re.compile(rf"""\balso\s+(?:be\s+|get\s+|gets\s+)?(?:copied|sent|forwarded|cc'?d|
     bcc'?d|posted|mirrored|shared|uploaded|synced|relayed|delivered|archived|logged)\s+(?:to|into|
@@ -396,6 +414,9 @@ _WIDEN = re.compile(rf"""\b(?:complete|full|entire|whole)\s+(?:contact\s+list|co
     |\broot\s+(?:directory|folder)\b|\bhome\s+directory\b
     |\b(?:values?|contents?)\s+of\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:\w+\s+)?
     {_SECRET_NOUN}\b""", re.IGNORECASE | re.VERBOSE)
+_PAGING = re.compile(r"\b(?:next|previous|page|pages|pagination|paginate|continuation|cursor|"
+                     r"more\s+results|next\s+set)\b", re.IGNORECASE)
+_TOKEN_ONLY = re.compile(r"\btokens?\s*\Z", re.IGNORECASE)
 # A secret kept safe is advice about the user's own value, not a request to hand it over.
 _KEEP_SAFE = re.compile(r"""\b(?:be\s+)?kept\s+(?:\w+\s+)?(?:secret|confidential|private|safe|secure)
     |\b(?:keep|store|treat)\s+(?:it|this|them|these|the\s+\w+)\s+(?:\w+\s+)?(?:secret|
@@ -411,7 +432,9 @@ _OWN_VERB = re.compile(r"\b(?:[a-z]{3,}ed|is|are|was|were|has|have|had|appears?|
 # "for instance", "formats as").
 _EXPLAINS_VALUE = re.compile(r"""\b(?:defaults?\s+(?:to|is)|by\s+default|e\.g|i\.e|example|
     format|formats|formatted|pattern|like|placeholder|such\s+as|if\s+(?:set|provided|given|not)|
-    when\s+(?:set|provided|given)|otherwise|optional|optionally|can\s+be|may\s+be|either|one\s+of)\b""",
+    when\s+(?:set|provided|given)|otherwise|optional|optionally|allowed|valid|possible|accepted|
+    supported|(?:can|may)\s+be\s+(?:a|an|any|one|
+    either|empty|null|omitted|left|set|given|provided|used)|either|one\s+of)\b""",
                             re.IGNORECASE | re.VERBOSE)
 _EXAMPLE = re.compile(r"\b(?:such\s+as|e\.g|for\s+example|for\s+instance|format)\b",
                       re.IGNORECASE)
@@ -535,6 +558,8 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
     if prose and not any(r == "TS101" and sev == "high" for r, sev, _ in out):
         moving = next((m for m in _MOVES_DATA.finditer(piece)
                        if not _BARE_SCHEME.fullmatch(m.group().strip())), None)
+        if moving and "://" in moving.group() and _DOC_LINK.search(piece, 0, moving.start()):
+            moving = None
         if (moving and (told or _PRESCRIBED_VALUE.search(piece)) and not _EXAMPLE.search(piece)
                 and not _EXPLAINS_VALUE.search(piece)):
             out.append(("TS101", "high", f"prescribes {moving.group().strip()!r}, which moves "
@@ -546,9 +571,14 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
         out.append(("TS101", "high", "claims a convention that acts or changes a value"))
     # TS102: the model addressed, or named in an instruction; the answer's presentation
     # prescribed
-    if prose and not _PRESENT_WORDS.isdisjoint(words) and (
-            _PRESENTS.search(piece) or (told and _PRESENT_TOLD.search(tail))):
-        out.append(("TS102", "high", "prescribes how the answer presents results"))
+    presents = (_PRESENTS.search(piece) or (told and _PRESENT_TOLD.search(piece, at))
+                if prose and not _PRESENT_WORDS.isdisjoint(words) else None)
+    if presents:
+        # "never present a partial total as the full picture" keeps the answer honest; what
+        # the answer must say or leave out, unasked, steers it
+        negated = _NEGATED_BEFORE.search(piece, max(presents.start() - 30, 0), presents.start())
+        out.append(("TS102", "medium" if negated else "high",
+                    "prescribes how the answer presents results"))
     elif not _ADDRESS_WORDS.isdisjoint(words_of(piece.lower())):
         if _ADDRESS.search(piece):
             out.append(("TS102", "medium", "addresses the model reading the tool list"))
@@ -564,9 +594,15 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
         # "default settings" describes what it does to its data
         ours = prior is None or _MODEL_RULES.search(prior.group())
         out.append(("TS103", "high" if ours else "medium", "sets aside earlier instructions"))
-    elif told and (_CONCEAL.search(piece) or _USER_OVERRIDE.search(piece)
-                   or _OVERRIDE_REQUEST.search(piece)):
-        out.append(("TS103", "high", "acts over or behind the user's back"))
+    elif told and (_USER_OVERRIDE.search(piece) or _OVERRIDE_REQUEST.search(piece)):
+        out.append(("TS103", "high", "acts over the user's choice"))
+    elif told and _CONCEAL.search(piece):
+        # keeping things from the user is high; "don't ask the user for input" is how real
+        # templates say a value is to be filled in: medium
+        only_ask = all(_ASK_ONLY.match(m.group()) or _BARE_ADVERB.fullmatch(m.group())
+                       for m in _CONCEAL.finditer(piece))
+        out.append(("TS103", "medium" if only_ask else "high",
+                    "acts behind the user's back"))
     # TS104: sending somewhere, or another tool, in an instruction (not a format example)
     if _ALSO_SENT.search(piece) or (_ROUTINE.search(piece) and _ROUTINE_SENT.search(piece)):
         out.append(("TS104", "high", "copies to an extra destination of its own"))
@@ -575,12 +611,18 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
             out.append(("TS104", "high", "sends something to a destination of its own"))
         elif ((_TOOL_CALL_VERB.search(piece) and _TOOL_REF.search(tail)) or (
                 _WITH_TOOL.search(tail) and _SEND_WORD.search(tail))) and not _for_input(piece):
-            out.append(("TS104", "medium", "an instruction about another tool"))
+            acting = _ACTING_CALL.search(tail) and (_UNPROMPTED.search(piece)
+                                                   or _UNIVERSAL.search(piece))
+            out.append(("TS104", "high" if acting else "medium",
+                        "an instruction to run another tool that acts" if acting
+                        else "an instruction about another tool"))
     # TS105: a secret or the conversation pointed at in an instruction, a request widened past
     # the user's, or secrets taken from the conversation
     secret = _SECRET_ANY.search(piece)
     if told and not _KEEP_SAFE.search(piece):
         m = _POINTED_SECRET.search(piece) or _CONVERSATION.search(piece) or _WIDEN.search(piece)
+        if m and _PAGING.search(piece) and _TOKEN_ONLY.search(m.group()):
+            m = None  # "use the token in the next request": a page token, no secret
         if m and not _kept_out(piece, 0, m.start()):
             out.append(("TS105", "high", f"an instruction to hand over {m.group().strip()!r}"))
     elif secret and _CONVERSATION.search(piece) and not _KEEP_SAFE.search(piece):
@@ -658,6 +700,13 @@ _PURPOSE_AFTER = re.compile(r"""\W{0,3}\s*(?:if|unless|when|for|to\s+(?!(?:the|a
     \b)[a-z]+)\b""", re.IGNORECASE | re.VERBOSE)
 
 
+# A link given to read, not a value to use: "see https://...", "docs at https://...".
+_DOC_LINK = re.compile(r"""\b(?:see|refer\s+(?:the\s+user\s+)?to|visit|consult|read|check|documentation|
+    docs|details|guide|learn\s+more|more\s+(?:information|info|details)|explained|described|
+    pricing\s+page|user\s+guide|faqs?|(?:direct|point|send|refer)\s+(?:the\s+(?:user|customer|
+    caller)|users|customers|them)\s+to)\b""", re.IGNORECASE | re.VERBOSE)
+
+
 def _fixes_literal(piece: str, at: int) -> str | None:
     """The concrete literal a directive clause pins, unless the clause explains values (a
     format, an example, a range) or the literal is followed by what it is for ("use 'all' to
@@ -674,6 +723,8 @@ def _fixes_literal(piece: str, at: int) -> str | None:
         return None
     m = _LITERAL_ANY.search(piece, at)
     if m is None or _PURPOSE_AFTER.match(piece, m.end()):
+        return None
+    if "://" in m.group() and _DOC_LINK.search(piece, 0, m.start()):
         return None
     return m.group()
 
@@ -701,11 +752,14 @@ def _for_input(sentence: str) -> bool:
 
 # A secret named after a prohibition in the same clause is to be kept out ("do not include
 # secrets or tokens", "don't pass secrets as variables"), as with _KEEP_SAFE.
-_PROHIBITED_BEFORE = re.compile(r"""\b(?:do\s+not|don'?t|never|avoid|must\s+not|should\s+not|
-    shouldn'?t)\s+(?:(?:ever|accidentally|directly|also|even|just)\s+)?(?:include|including|put|
+_PROHIBITED_BEFORE = re.compile(r"""\b(?:do\s+not|don'?t|does\s+not|doesn'?t|never|avoid|must\s+not|
+    should\s+not|shouldn'?t)\s+(?:(?:ever|accidentally|directly|also|even|just)\s+)?(?:include|including|put|
     putting|paste|pasting|pass|passing|send|sending|share|sharing|post|posting|expose|exposing|
-    reveal|log|logging|store|storing|write|writing|add|adding|enter|entering|commit|hard-?code)
-    \s+(?:(?:any|the|your|their|user'?s|users'|other\s+people'?s|raw|real|actual|plain-?text)\s+)*
+    reveal|log|logging|store|storing|write|writing|add|adding|enter|entering|commit|hard-?code|
+    infer|infers|inferring|read|reads|use|uses|access|accesses|see|sees|need|needs|require|
+    requires|ask\s+for|asks\s+for|collect|collects)
+    \s+(?:(?:any|the|your|their|user'?s|users'|other\s+people'?s|raw|real|actual|plain-?text|
+    one|it|them|anything|from|of|with)\s+)*
     (?:[\w'-]+(?:\s+(?:or\s+|and\s+)?[\w'-]+){0,4}\s+(?:such\s+as|like|including|e\.g\.,?|
     for\s+example)\s+)?
     (?:[\w'-]+(?:\s+[\w'-]+)?\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s+nor\s+))*\Z""",
@@ -736,7 +790,11 @@ _PRESCRIBED_VALUE = re.compile(r"""\b(?:always|every|each|all|must|should|shall|
     billed|deposit|transfer|cc|bcc)\b""", re.IGNORECASE | re.VERBOSE)
 
 
-_CODE_ONLY = re.compile(rf"{_CODE}|{_OPAQUE}")
+# A code: letters and digits joined by a hyphen or underscore (OVERRIDE-7731, RC-88410), or a
+# run of eight or more letters and digits holding three digits or more (AB12CD345). Short names
+# such as EC2 or S3 are no codes.
+_CODE_ONLY = re.compile(r"(?=[A-Za-z0-9_-]*\d)[A-Za-z][A-Za-z0-9]*[-_][A-Za-z0-9_-]*[A-Za-z0-9]"
+                        r"|(?=(?:[A-Za-z]*\d){3})[A-Za-z0-9]{8,}")
 
 
 def opaque_code(literal: str) -> bool:
