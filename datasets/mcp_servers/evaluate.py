@@ -7,7 +7,7 @@
 For each server: its tools, the text fields the guard read (titles, descriptions, defaults and
 enum values; names aside), the text fields with a high finding, the high findings, and the exit
 status ``toolform guard`` gives it with the default gate (``--fail-on high``: 0 passes, 1
-fails). The last line pools the servers: the share of text fields flagged high and how many
+fails, 2 the file could not be read). The last line pools the servers: the share of text fields flagged high and how many
 servers exit 0. Held-out servers are for scoring a revision once, never for revising it (see
 ``README.md``).
 """
@@ -19,6 +19,7 @@ import json
 import sys
 from pathlib import Path
 
+from toolform.errors import LoaderError
 from toolform.guard import guard
 
 HERE = Path(__file__).resolve().parent
@@ -32,7 +33,13 @@ def rows(split: str) -> list[dict[str, object]]:
         doc = json.loads(path.read_text(encoding="utf-8"))
         if doc["split"] != split:
             continue
-        report = guard(path)
+        try:
+            report = guard(path)
+        except LoaderError as exc:  # `toolform guard` says why and exits 2
+            out.append({"server": doc["name"], "package": f"{doc['package']}@{doc['version']}",
+                        "tools": len(doc["tools"]), "texts": 0, "fields_high": 0, "high": 0,
+                        "exit": 2, "findings": [], "error": str(exc)})
+            continue
         high = [f for f in report.findings if f.severity == "high"]
         out.append({"server": doc["name"], "package": f"{doc['package']}@{doc['version']}",
                     "tools": len(report.toolset), "texts": report.texts,
@@ -59,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{flagged} ({100 * flagged / max(texts, 1):.2f}%) | "
           f"{sum(int(r['high']) for r in table)} | {passed} exit 0 "
           f"({100 * passed / max(len(table), 1):.1f}%) |")
+    for r in table:
+        if r.get("error"):
+            print(f"{r['server']}: not read, exit 2: {r['error']}")
     if args.findings:
         for r in table:
             for f in r["findings"]:  # type: ignore[union-attr]
