@@ -99,6 +99,7 @@ async def _capture(server: dict[str, Any], timeout: float) -> dict[str, Any]:
         "version": server["version"],
         "command": command[:1] + [a for a in command[1:] if a != sys.executable],
         "split": server["split"],
+        "batch": server.get("batch", 1),
         "server_info": info.get("server_info", {}),
         "protocol_version": info.get("protocol_version"),
         "captured_at": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -3,6 +3,7 @@
     python datasets/mcp_servers/evaluate.py                 # the development servers
     python datasets/mcp_servers/evaluate.py --split heldout # the held-out servers
     python datasets/mcp_servers/evaluate.py --split heldout --findings   # and each high finding
+    python datasets/mcp_servers/evaluate.py --split heldout --batch 2     # the second batch
 
 For each server: its tools, the text fields the guard read (titles, descriptions, defaults and
 enum values; names aside), the text fields with a high finding, the high findings, and the exit
@@ -25,13 +26,16 @@ from toolform.guard import guard
 HERE = Path(__file__).resolve().parent
 
 
-def rows(split: str) -> list[dict[str, object]]:
-    """One row per captured server of ``split``: name, package, tools, texts, fields flagged
-    high, high findings, exit status, and the high findings themselves."""
+def rows(split: str, batch: int | None = None) -> list[dict[str, object]]:
+    """One row per captured server of ``split`` (and of ``batch``, 1 or 2, when given): name,
+    package, tools, texts, fields flagged high, high findings, exit status, and the high
+    findings themselves."""
+    manifest = json.loads((HERE / "servers.json").read_text(encoding="utf-8"))["servers"]
+    batch_of = {s["name"]: s.get("batch", 1) for s in manifest}
     out = []
     for path in sorted((HERE / "tools").glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
-        if doc["split"] != split:
+        if doc["split"] != split or (batch is not None and batch_of[doc["name"]] != batch):
             continue
         try:
             report = guard(path)
@@ -51,9 +55,10 @@ def rows(split: str) -> list[dict[str, object]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "heldout"), default="dev")
+    parser.add_argument("--batch", type=int, choices=(1, 2), help="only this batch of servers")
     parser.add_argument("--findings", action="store_true", help="list every high finding")
     args = parser.parse_args(argv)
-    table = rows(args.split)
+    table = rows(args.split, args.batch)
     print("| server | package | tools | texts | texts flagged high | high findings | exit |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     for r in table:

@@ -13,7 +13,7 @@ from typing import Iterator
 
 from ._rule import Hit, ScanContext, _VALUE_KINDS
 from ._sentences import _gate, _run, _rx, _Sentences
-from ._reading import (_ACTING_CALL, _UNPROMPTED, moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
+from ._reading import (_ACTING_CALL, _OWN_FIELD, _UNPROMPTED, moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
                        _general, _KEEP_SAFE, _kept_out, _LITERAL, _QUOTED, _SCALAR, _SECRET_ANY,
                        _STRONG, _STRONG_RX, _UNCONDITIONAL, _URL)
 __all__ = ["NAME_TOKEN"]
@@ -115,12 +115,6 @@ _TS102 = (_gate("address", rf"""
         begins?\s+with|mentions?|includes?|contains?)\b""",
           ("answer", "answers", "response", "responses", "reply", "replies")),
 )
-
-
-# What a directive may ask of the model about the tool's own inputs ("If you are an AI model,
-# use this field to ..."): that is documentation, however it is addressed.
-_OWN_FIELD = re.compile(r"""\b(?:this|the)\s+(?:field|parameter|param|argument|property|input|
-    value|option)\b""", re.IGNORECASE | re.VERBOSE)
 
 
 # "The assistant must provide the full path": documentation about the model, in the third
@@ -335,7 +329,8 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
             # that tool's calls (high)
             start, end = _Sentences(text).around(m.start(), m.end())
             acting = _ACTING_CALL.search(text, m.start(), end) and (
-                _UNPROMPTED.search(text, start, end) or _UNCONDITIONAL.search(text, start, end))
+                label in ("then", "also") or _UNPROMPTED.search(text, start, end)
+                or _UNCONDITIONAL.search(text, start, end))
             yield Hit(m.start(), m.end(), "high" if acting else "medium",
                       _ORDER_DETAIL[label] + (", one that acts" if acting else ""))
     yield from _general("TS104", text, ctx)

@@ -172,7 +172,10 @@ _USER_OVERRIDE = re.compile(rf"""\b(?:(?:whatever|whichever|whoever|whomever|wha
     (?:[\w-]+\s+){{0,4}}?(?:(?:the\s+)?
     (?:user|person|they|you)\s+(?:\w+\s+)?{_USER_CHOICE}|{_USER_CHOICE}\s+(?:by\s+the\s+user|
     in\s+the\s+(?:request|call|prompt|conversation|chat))))
-    |\binstead\s+of\s+the\s+user)""", re.IGNORECASE | re.VERBOSE)
+    |\binstead\s+of\s+the\s+user
+    |\b(?:whether\s+or\s+not|regardless\s+of\s+whether|no\s+matter\s+whether|even\s+if)\s+
+    (?:the\s+)?(?:user|person|customer|they)\s+(?:\w+\s+)?(?:agrees?|wants?|likes?|asks?|
+    approves?|consents?|objects?|refuses?|says?))""", re.IGNORECASE | re.VERBOSE)
 _CONCEAL = re.compile(r"""\b(?:(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:ask|asking|tell|
     telling|inform|informing|mention|mentioning|confirm|confirming|let|letting|notify|notifying|
     alert|alerting|show|showing|warn|warning|checking|check)\b
@@ -193,6 +196,16 @@ _ACTING_CALL = re.compile(r"""\b(?:call|invoke|run|execute|trigger|use)\s+(?:the
 _UNPROMPTED = re.compile(r"""\b(?:before|after|instead\s+of)\s+(?:answering|replying|responding|
     anything\s+else|doing\s+anything|you\s+(?:answer|reply|respond))""", re.IGNORECASE | re.VERBOSE)
 _NEGATED_BEFORE = re.compile(r"\b(?:do\s+not|don'?t|never|not|no)\b[^.;,]*\Z", re.IGNORECASE)
+# What a directive may ask of the model about the tool's own inputs ("If you are an AI model,
+# use this field to ..."): that is documentation, however it is addressed.
+_OWN_FIELD = re.compile(r"""\b(?:this|the)\s+(?:field|parameter|param|argument|property|input|
+    value|option)\b""", re.IGNORECASE | re.VERBOSE)
+
+
+# "..., or the label will not print", "otherwise the fare is wrong": a false necessity.
+_NEEDED_OR_ELSE = re.compile(r"""\b(?:or(?:\s+else)?|otherwise)\b[^.;]{0,60}?\b(?:will\s+not|won'?t|
+    cannot|can'?t|can\s+not|fails?|breaks?|is\s+wrong|are\s+wrong|rejected|invalid|not\s+work)""",
+                             re.IGNORECASE | re.VERBOSE)
 _ASK_ONLY = re.compile(r"(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?ask", re.IGNORECASE)
 # "raises an error rather than silently restarting": an adverb alone hides nothing (the stealth
 # phrase pattern of TS103 reads "quietly add", "silently forward")
@@ -256,7 +269,7 @@ _MODEL_NOUN = (r"(?:ai|a\.i\.|llms?|language\s+models?|ai\s+models?|chat\s*bots?
                r"(?<!estate\s)(?<!insurance\s)(?<!booking\s)(?<!live\s)(?:autonomous\s+|ai\s+)?"
                r"(?:agents?|assistants?))")
 _ADDRESS = re.compile(rf"""
-      (?:^|[.;:!?(]\s*)(?:(?:dear|hey|hi|hello|attention|ok|okay)\s*,?\s+)?(?:note|notice|message|
+      (?:^|[;:!?(]\s*|\.\s+)(?:(?:dear|hey|hi|hello|attention|ok|okay)\s*,?\s+)?(?:note|notice|message|
         reminder|memo|instructions?|info)?\s*(?:to|for)?\s*(?:the\s+|all\s+|any\s+|every\s+|each\s+|
         whichever\s+)?(?:[a-z-]+\s+(?:and|or|&)\s+)?{_MODEL_NOUN}(?:\s+\w+ing\s+this\s+\w+)?\s*[,:]
     | \b{_MODEL_NOUN}\s+(?:reading|using|processing|calling|seeing|parsing|that\s+(?:reads?|uses?|
@@ -547,7 +560,10 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
         else:
             literal = _fixes_literal(piece, at)
             if literal is not None:
-                out.append(("TS101", "high" if moves_data(literal) else "medium",
+                # a code pinned with a claim that nothing works without it plants it
+                planted = moves_data(literal) or (opaque_code(literal)
+                                                  and _NEEDED_OR_ELSE.search(piece) is not None)
+                out.append(("TS101", "high" if planted else "medium",
                             f"an instruction pinning {literal!r}"))
             elif _PROMOTE.search(piece):
                 out.append(("TS101", "high", "an instruction steering the choice to a partner"))
@@ -557,7 +573,12 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
         out.append(("TS101", "high", "adds to what the user asked for"))
     if prose and not any(r == "TS101" and sev == "high" for r, sev, _ in out):
         moving = next((m for m in _MOVES_DATA.finditer(piece)
-                       if not _BARE_SCHEME.fullmatch(m.group().strip())), None)
+                       if not _BARE_SCHEME.fullmatch(m.group().strip())
+                       # a channel said to receive posts is often the tool's own job
+                       and (told or not m.group().startswith("#"))
+                       # "channel C0AUDIT77" is an id; "channel automatically" is a word
+                       and not (m.group().lower().startswith("channel")
+                                and not any(c.isdigit() for c in m.group()))), None)
         if moving and "://" in moving.group() and _DOC_LINK.search(piece, 0, moving.start()):
             moving = None
         if (moving and (told or _PRESCRIBED_VALUE.search(piece)) and not _EXAMPLE.search(piece)
@@ -581,7 +602,11 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
                     "prescribes how the answer presents results"))
     elif not _ADDRESS_WORDS.isdisjoint(words_of(piece.lower())):
         if _ADDRESS.search(piece):
-            out.append(("TS102", "medium", "addresses the model reading the tool list"))
+            # addressed and told what to do (not how to fill the tool's own field): high
+            steered = told and not _OWN_FIELD.search(piece, at)
+            out.append(("TS102", "high" if steered else "medium",
+                        "speaks to the model and tells it what to do" if steered
+                        else "addresses the model reading the tool list"))
         elif told:
             m = _MODEL_NAME.search(piece)
             if m:
