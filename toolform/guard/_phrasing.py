@@ -579,8 +579,10 @@ _MODAL_DIRECTIVE = _rx(r"""\b(?:must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|
 _SENDER_LABELS = frozenset({"sender", "order", "authority", "cleared", "threat"})
 # "MANDATORY REQUIREMENTS:" heads documentation; pre-approval is the claim that matters
 _MANDATORY = re.compile(r"(?i)mandatory|compulsory|compliance\s+requirement")
-_VENDOR = re.compile(r"\b(?:anthropic|openai|microsoft|google|meta|your\s+(?:developer|operator|"
-                     r"administrator|admin|owner))\b", re.IGNORECASE)
+# The model's own vendor or operator named as the authority (a server about Google Cloud names
+# Google as its subject, not as an authority over the model).
+_VENDOR = re.compile(r"\b(?:anthropic|openai|your\s+(?:developer|operator|administrator|admin|"
+                     r"owner))\b", re.IGNORECASE)
 
 
 def _ts109(text: str, ctx: ScanContext) -> Iterator[Hit]:

@@ -206,6 +206,13 @@ _OWN_FIELD = re.compile(r"""\b(?:this|the)\s+(?:field|parameter|param|argument|p
 _NEEDED_OR_ELSE = re.compile(r"""\b(?:or(?:\s+else)?|otherwise)\b[^.;]{0,60}?\b(?:will\s+not|won'?t|
     cannot|can'?t|can\s+not|fails?|breaks?|is\s+wrong|are\s+wrong|rejected|invalid|not\s+work)""",
                              re.IGNORECASE | re.VERBOSE)
+# A secret taken from the conversation needs a verb that takes or moves it ("tokens the user
+# pasted earlier ... go into the memo"); "clear a session's chat history" takes nothing.
+_TAKEN_FROM = re.compile(r"""\b(?:copy|copied|paste|pasted|include|included|put|go(?:es)?\s+into|
+    take|taken|reuse|reused|extract|extracted|collect|collected|send|sent|attach|attached|add|
+    added|append|appended|log|logged|record|recorded|store|stored|save|saved|appeared|shared)\b""",
+                         re.IGNORECASE | re.VERBOSE)
+_UUID = re.compile(r"[`'\"]?[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}[`'\"]?\Z", re.IGNORECASE)
 _ASK_ONLY = re.compile(r"(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?ask", re.IGNORECASE)
 # "raises an error rather than silently restarting": an adverb alone hides nothing (the stealth
 # phrase pattern of TS103 reads "quietly add", "silently forward")
@@ -579,7 +586,9 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
                        # "channel C0AUDIT77" is an id; "channel automatically" is a word
                        and not (m.group().lower().startswith("channel")
                                 and not any(c.isdigit() for c in m.group()))), None)
-        if moving and "://" in moving.group() and _DOC_LINK.search(piece, 0, moving.start()):
+        if moving and "://" in moving.group() and (
+                _DOC_LINK.search(piece, 0, moving.start())
+                or piece[max(moving.start() - 2, 0):moving.start()] == "]("):
             moving = None
         if (moving and (told or _PRESCRIBED_VALUE.search(piece)) and not _EXAMPLE.search(piece)
                 and not _EXPLAINS_VALUE.search(piece)):
@@ -650,7 +659,8 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
             m = None  # "use the token in the next request": a page token, no secret
         if m and not _kept_out(piece, 0, m.start()):
             out.append(("TS105", "high", f"an instruction to hand over {m.group().strip()!r}"))
-    elif secret and _CONVERSATION.search(piece) and not _KEEP_SAFE.search(piece):
+    elif (secret and _CONVERSATION.search(piece) and not _KEEP_SAFE.search(piece)
+          and _TAKEN_FROM.search(piece)):
         out.append(("TS105", "high", f"{secret.group()!r} taken from the conversation"))
     return tuple(out)
 
@@ -720,7 +730,7 @@ def _directives(text: str, ctx: ScanContext) -> Iterator[_Clause]:
     return (c for c in _clauses(text, ctx.kind) if c.directive >= 0)
 
 
-_PURPOSE_AFTER = re.compile(r"""\W{0,3}\s*(?:if|unless|when|for|to\s+(?!(?:the|a|an|this|that|
+_PURPOSE_AFTER = re.compile(r"""\W{0,3}\s*(?:if|unless|when|for(?!\s+(?:every|each|all|any)\b)|to\s+(?!(?:the|a|an|this|that|
     these|those|your|their|its|each|every|all|any|end|top|bottom|front|back|start|beginning|list)
     \b)[a-z]+)\b""", re.IGNORECASE | re.VERBOSE)
 
@@ -749,8 +759,9 @@ def _fixes_literal(piece: str, at: int) -> str | None:
     m = _LITERAL_ANY.search(piece, at)
     if m is None or _PURPOSE_AFTER.match(piece, m.end()):
         return None
-    if "://" in m.group() and _DOC_LINK.search(piece, 0, m.start()):
-        return None
+    if "://" in m.group() and (_DOC_LINK.search(piece, 0, m.start())
+                               or piece[max(m.start() - 2, 0):m.start()] == "]("):
+        return None  # a link to read, or a Markdown link
     return m.group()
 
 
@@ -800,7 +811,7 @@ def _kept_out(text: str, start: int, at: int) -> bool:
 # A literal that moves data when an argument is pinned to it: an e-mail address, a URL or a
 # domain, a channel, a path outside the workspace, a phone number, a bank account or a wallet.
 _MOVES_DATA = re.compile(rf"""{_EMAIL}|{_URL}|{_DESTINATION.pattern}
-    |\+\d[\d\s().-]{{7,}}\d|\(?\b\d{{3}}\)?[\s.-]\d{{3}}[\s.-]\d{{4}}\b|\b[A-Z]{{2}}\d{{2}}(?:\s?[A-Z0-9]{{4}}){{2,7}}(?:\s?[A-Z0-9]{{1,4}})?\b
+    |\+\d[\d\s().-]{{7,}}\d|\(?\b\d{{3}}\)?[\s.-]\d{{3}}[\s.-]\d{{4}}\b|(?-i:\b[A-Z]{{2}}\d{{2}}(?:\s?[A-Z0-9]{{4}}){{2,7}}(?:\s?[A-Z0-9]{{1,4}})?\b)
     |\b0x[0-9a-fA-F]{{16,}}\b|\b(?:\d{{1,3}}\.){{3}}\d{{1,3}}\b
     |\b(?:account|acct|wallet|iban|routing\s+number)\s*(?:no\.?|number|id)?\s*[:#=]?\s*['"`]?
      [A-Z0-9][A-Z0-9-]{{4,}}\d""", re.IGNORECASE | re.VERBOSE)
@@ -825,7 +836,9 @@ _CODE_ONLY = re.compile(r"(?=[A-Za-z0-9_-]*\d)[A-Za-z][A-Za-z0-9]*[-_][A-Za-z0-9
 def opaque_code(literal: str) -> bool:
     """Whether ``literal`` (quotes aside) is a code such as ``OVERRIDE-7731`` or ``RC88410X``:
     a value no schema explains, which an instruction pinning it on every call plants."""
-    return _CODE_ONLY.fullmatch(literal.strip("'\"`“”‘’ ")) is not None
+    code = literal.strip("'\"`“”‘’ \\")
+    # a UUID is an id format the tool documents, not a value planted for every call
+    return _CODE_ONLY.fullmatch(code) is not None and not _UUID.match(code)
 
 
 def moves_data(literal: str) -> bool:
