@@ -183,11 +183,11 @@ def evaluate() -> None:
 
 def _rules_flag(row) -> bool:
     """Whether the rules written by hand (TS101-TS110) flag the row's carrier tool high."""
-    from toolform.guard import RULES, labelled_toolset, scan_toolset
+    from toolform.guard import GUARD_RULES, labelled_toolset, scan_toolset
 
     toolset = labelled_toolset(row)
     carrier = toolset.tools[-1].name
-    hand = [r.id for r in RULES if r.id != "TS111"]
+    hand = [r.id for r in GUARD_RULES if r.id != "TS111"]
     return any(f.severity == "high" and f.tool == carrier
                for f in scan_toolset(toolset, rules=hand))
 

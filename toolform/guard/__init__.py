@@ -5,7 +5,7 @@ writes one plain instruction into it, and every format that shows descriptions l
 it on 38.48 to 54.16% of turns, while the minimal schema, which shows none, let none through.
 The guard keeps instructions out of the description channel:
 
-- :func:`scan_toolset` runs the rules (:data:`RULES`): ten written by hand, TS101 to TS110, and
+- :func:`scan_toolset` runs the rules (:data:`GUARD_RULES`): ten written by hand, TS101 to TS110, and
   TS111, a logistic regression trained on the labelled set, over every name, title,
   description, default and enum value, at any depth, and returns :class:`Finding` objects
   (:func:`findings_frame` for a DataFrame); :func:`guard` does it in one call from a file.
@@ -24,6 +24,8 @@ or at text labelled as a cipher deciphered by letter shifts, as text; TS111 only
 and character n-grams.
 """
 
+from typing import Any
+
 from ._clean import CLEAN_MODES, CleanLogEntry, clean_toolset, strip_text
 from ._fields import FIELD_KINDS, FieldText, iter_fields
 from ._hijack import (CONDITIONS, DEFAULT_SENTENCE, DEFAULT_SENTINEL, HIJACK_COLUMNS,
@@ -35,9 +37,11 @@ from ._labelled import (DEVELOPMENT_SPLITS, SPLITS, DetectorScores, LabelledText
                         labelled_toolset, load_labelled_set)
 from ._learned import LearnedModel, instruction_probability, load_model
 from ._pin import PinReport, pin, read_lockfile, tool_hash, verify, write_lockfile
-from ._rules import MAX_DECODE_CHARS, RULES, SEVERITIES, Rule, clear_caches, get_rule
-from ._scan import (FINDING_COLUMNS, Finding, GuardReport, findings_frame, guard, scan_text,
-                    scan_toolset)
+from ._rule import MAX_DECODE_CHARS, SEVERITIES, Rule
+from ._rules import GUARD_RULES, clear_caches, get_rule
+from ._sarif import SARIF_LEVELS, SARIF_SCHEMA_URI, sarif_log
+from ._scan import (FAIL_ON, FINDING_COLUMNS, Finding, GuardReport, findings_frame, guard,
+                    scan_text, scan_toolset)
 
 __all__ = [
     "CLEAN_MODES",
@@ -47,10 +51,12 @@ __all__ = [
     "DEFAULT_SENTINEL",
     "DEVELOPMENT_SPLITS",
     "DetectorScores",
+    "FAIL_ON",
     "FIELD_KINDS",
     "FINDING_COLUMNS",
     "FieldText",
     "Finding",
+    "GUARD_RULES",
     "GuardReport",
     "HIJACK_COLUMNS",
     "HijackResult",
@@ -62,8 +68,9 @@ __all__ = [
     "RECORDED_HIJACK_DRAW",
     "RECORDED_HIJACK_FORMATS",
     "RECORDED_HIJACK_SENTENCES",
-    "RULES",
     "Rule",
+    "SARIF_LEVELS",
+    "SARIF_SCHEMA_URI",
     "SEVERITIES",
     "SPLITS",
     "calls_follow",
@@ -84,6 +91,7 @@ __all__ = [
     "read_lockfile",
     "record_hijack",
     "recorded_hijack",
+    "sarif_log",
     "scan_text",
     "scan_toolset",
     "strip_text",
@@ -91,3 +99,14 @@ __all__ = [
     "verify",
     "write_lockfile",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RULES":  # the old name of GUARD_RULES, kept one release
+        import warnings
+
+        from ._rules import RULES_RENAMED
+
+        warnings.warn(RULES_RENAMED, DeprecationWarning, stacklevel=2)
+        return GUARD_RULES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

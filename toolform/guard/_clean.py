@@ -25,7 +25,8 @@ from typing import Any
 
 from ..ir import Toolset
 from ._fields import REMOVE, FieldText, iter_fields, rebuild_toolset
-from ._rules import _Sentences, invisible_spans
+from ._concealment import invisible_spans
+from ._sentences import _Sentences
 from ._scan import Finding, scan_text, scan_toolset
 
 __all__ = ["CLEAN_MODES", "CleanLogEntry", "clean_toolset", "strip_text"]

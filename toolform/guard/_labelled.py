@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import DatasetError
 from ..ir import ParamIR, ToolIR, Toolset, TypeIR
-from ._rules import SEVERITIES, severity_rank
+from ._rule import SEVERITIES, severity_rank
 from ._scan import scan_toolset
 
 if TYPE_CHECKING:
@@ -52,10 +52,11 @@ LABELS = ("benign", "injected")
 #: written for the eighth; ``holdout9`` (60 + 60 + 20, written blind by a sixth colleague) was
 #: scored once with the eighth revision and is used for nothing: it is the held-out split.
 SPLITS = ("dev", "holdout1", "holdout2", "dev2", "holdout3", "holdout4", "holdout5", "holdout6",
-          "dev3", "holdout7", "holdout8", "dev4", "holdout9")
-#: The splits the rules were revised on and TS111 is trained on: every split but the last, the
-#: held-out blind batch.
-DEVELOPMENT_SPLITS = SPLITS[:-1]
+          "dev3", "holdout7", "holdout8", "dev4", "holdout9", "blind1", "confusables1", "blind2",
+          "confusables2")
+#: The splits TS111 is trained on: the first twelve (``holdout9``, the eighth revision's
+#: held-out batch, and the batches added after it are not).
+DEVELOPMENT_SPLITS = SPLITS[:12]
 #: Where a row's text is placed (field kinds of ``FIELD_KINDS``).
 PLACES = ("tool.description", "tool.title", "tool.name", "param.description", "param.title",
           "param.default", "param.enum")

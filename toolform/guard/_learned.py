@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from ..errors import DatasetError
-from ._rules import Hit, ScanContext, _spans
+from ._rule import Hit, ScanContext
+from ._sentences import _spans
 
 _DEFAULT = "guard/detector.json"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -252,5 +253,6 @@ def ts111(text: str, ctx: ScanContext) -> Iterator[Hit]:
     # trailing whitespace stays with the text, as the phrase rules' spans do
     while end > start and text[end - 1].isspace():
         end -= 1
-    yield Hit(start, end, "high", f"learned detector: p={p:.2f} for the text, {own:.2f} for "
+    # a learned signal alone is phrasing evidence: medium (see docs/guard.md)
+    yield Hit(start, end, "medium", f"learned detector: p={p:.2f} for the text, {own:.2f} for "
                                   "this sentence")

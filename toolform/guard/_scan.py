@@ -2,27 +2,35 @@
 
 The guard only reads: it never executes, fetches or evaluates anything it scans, and the one
 decoding it does (TS107 looking at a base64 or hex run of at most
-:data:`~toolform.guard._rules.MAX_DECODE_CHARS` characters) turns bytes into text to read them.
+:data:`~toolform.guard._rule.MAX_DECODE_CHARS` characters) turns bytes into text to read them.
 
 Text rules read a field with its invisible characters taken out (so ``ig\\u200bnore previous
 instructions`` is still read as words), and report offsets into the original text. A rule runs
 on a field when its trigger words occur, or, for TS101-TS105, when the general sentence reading
-(:func:`~toolform.guard._rules.general_rules`) finds something for it.
+(:func:`~toolform.guard._reading.general_rules`) finds something for it.
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
 
-from ..ir import Toolset
-from ._fields import FIELD_KINDS, FieldText, iter_fields
-from ._rules import (GENERAL_WORDS, INVISIBLE_CLASS, NAME_TOKEN, RULES, SEVERITIES, Hit,
-                     Matcher, Rule, ScanContext, TriggerTest, general_rules, get_rule,
-                     invisible_spans, severity_rank, shadowing, trigger_test, words_of)
+from ..ir import Toolset, TypeIR
+from ._fields import FIELD_KINDS, FieldText, iter_fields, value_text
+from ._concealment import INVISIBLE_CLASS, invisible_spans
+from ._confusables import latin_reading
+from ._names import shadowing
+from ._phrasing import NAME_TOKEN
+from ._reading import GENERAL_WORDS, general_rules
+from ._rule import SEVERITIES, Hit, Matcher, Rule, ScanContext, severity_rank
+from ._rules import GUARD_RULES, get_rule
+from ._sentences import _WORD_RUN, TriggerTest, trigger_test, words_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,12 +38,15 @@ if TYPE_CHECKING:
     from ._clean import CleanLogEntry
     from ._pin import PinReport
 
-__all__ = ["FINDING_COLUMNS", "Finding", "GuardReport", "findings_frame", "guard", "scan_text",
-           "scan_toolset"]
+__all__ = ["FAIL_ON", "FINDING_COLUMNS", "Finding", "GuardReport", "findings_frame", "guard",
+           "scan_text", "scan_toolset"]
 
 _HAS_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]").search
 _PROSE = frozenset({"tool.title", "tool.description", "param.title", "param.description",
                     "param.default", "param.enum"})
+
+#: The severities a gate can fail on (``toolform guard --fail-on``), most severe first.
+FAIL_ON = ("high", "medium")
 
 #: Longest excerpt a finding keeps, in characters (longer spans end with "…").
 EXCERPT_CHARS = 160
@@ -126,7 +137,7 @@ def _merge(hits: Iterable[Hit]) -> list[Hit]:
     return merged
 
 
-_TRIGGERS = {r.id: trigger_test(r.triggers) for r in RULES if r.triggers}
+_TRIGGERS = {r.id: trigger_test(r.triggers) for r in GUARD_RULES if r.triggers}
 _NO_NAMES: frozenset[str] = frozenset()
 
 
@@ -154,12 +165,93 @@ def _hits(rule: Rule, matcher: Matcher, source: str, ctx: ScanContext,
     return [(rule, h) for h in hits]
 
 
-Plan = list[tuple[Rule, TriggerTest | None]]
+class Plan(NamedTuple):
+    """The rules that read one field kind, each with its compiled trigger test; the union of
+    their triggers; and the rules that have none (they run on every text)."""
+
+    rules: list[tuple[Rule, TriggerTest | None]]
+    union: TriggerTest
+    untriggered: tuple[Rule, ...]
 
 
 def _plan(kind: str, rules: Sequence[Rule]) -> Plan:
     """The rules that read ``kind``, each with its compiled trigger test."""
-    return [(r, _TRIGGERS.get(r.id)) for r in rules if kind in r.kinds]
+    chosen = [(r, _TRIGGERS.get(r.id)) for r in rules if kind in r.kinds]
+    return Plan(chosen, trigger_test([t for r, _ in chosen for t in r.triggers]),
+                tuple(r for r, test in chosen if test is None))
+
+
+def _one_token(text: str) -> bool:
+    """A text with no space in it: the general sentence checks read nothing there (see
+    :func:`~toolform.guard._reading.general_rules`), so only triggers decide what runs."""
+    return " " not in text
+
+
+#: Enums with at least this many values are screened in bulk (see :func:`_quiet_values`).
+BULK_ENUM_VALUES = 256
+# The rules that run on every text, whatever its words: which values can wake them is known
+# (TS106 and TS112: characters outside ASCII; TS108: a space, or an identifier holding one of
+# its cue words; TS111: a space, for it reads seven words or more).
+_BULK_UNTRIGGERED = frozenset({"TS106", "TS108", "TS111", "TS112"})
+_TS108_CUES = re.compile(r"this|every|each|always|never|must|should|you|your|ignore|instead|"
+                         r"please|model|assistant|agent")  # read in the lower-cased values
+_WORD_EDGE = r"(?<![^\W_])"
+
+
+@functools.lru_cache(maxsize=64)
+def _wake_regex(words: frozenset[str]) -> re.Pattern[str]:
+    """One regex finding any of ``words`` as a whole word."""
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"{_WORD_EDGE}(?:{alternatives})(?![^\W_])")
+
+
+def _quiet_values(plan: Plan, texts: Sequence[str]) -> set[int] | None:
+    """Indices of the values among ``texts`` (one enum's, in order) that no rule of ``plan``
+    can flag, found for the whole enum at once; None when the plan has a rule this screen does
+    not know.
+
+    A value can only be flagged when it wakes a rule: holds one of its trigger words or
+    substrings, or a space (the sentence checks, TS108's and TS111's prose), or a character
+    outside ASCII, or one of TS108's cue words. Those are looked for with a few regexes over
+    the enum's values joined by line breaks (no trigger holds a line break, and words end at
+    one), and the values they touch are scanned one by one as usual.
+    """
+    if any(r.id not in _BULK_UNTRIGGERED for r in plan.untriggered):
+        return None
+    joined = "\n".join(texts)
+    starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+    lowered = joined.lower()
+    woken: set[int] = set()
+
+    def mark(matches: Iterable[re.Match[str]]) -> None:
+        for m in matches:
+            first = bisect.bisect_right(starts, m.start()) - 1
+            last = bisect.bisect_right(starts, max(m.end() - 1, m.start())) - 1
+            woken.update(range(first, last + 1))
+
+    mark(_NOT_QUIET.finditer(joined))  # a space, or a character outside ASCII
+    # The words of the values left (ASCII only): runs of letters, which hold every trigger
+    # word made of letters; the few with a digit are looked for as they are.
+    present = frozenset(lowered.translate(_LETTERS_ONLY).split())
+    for rule, test in plan.rules:
+        if rule.wakes:
+            for rx in rule.wakes:
+                if rx.search(lowered):
+                    mark(rx.finditer(lowered))
+        elif test is not None:
+            words, substrings = test
+            found = (words & present) | {w for w in words if not w.isalpha() and w in lowered}
+            if found:  # only then look for where: one alternation of the words present
+                mark(_wake_regex(frozenset(found)).finditer(lowered))
+            if substrings is not None and substrings.search(lowered):
+                mark(substrings.finditer(lowered))
+    if any(r.id == "TS108" for r in plan.untriggered):
+        mark(_TS108_CUES.finditer(lowered))
+    return set(range(len(texts))) - woken
+
+
+_NOT_QUIET = re.compile(r"[ ]|[^\x00-\x7f]")
+_LETTERS_ONLY = str.maketrans({chr(c): " " for c in range(128) if not chr(c).islower()})
 
 
 def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
@@ -171,14 +263,24 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
     kind). ``use_triggers=False`` runs every matcher whatever its triggers say (the test that
     the triggers hide no match uses it).
     """
-    plan = rules if rules and isinstance(rules[0], tuple) else _plan(kind, rules)  # type: ignore
+    plan = rules if isinstance(rules, Plan) else _plan(kind, rules)
     visible, back = _visible(text)
     lowered = visible.lower()
-    words = words_of(lowered)
+    steps = plan.rules
+    if use_triggers and back is None and _one_token(visible):
+        # a value such as an enum member: most wake no rule at all, and an enum can hold a
+        # million of them, so the triggers are tested once for all the rules (and the words
+        # are not cached: such values rarely repeat)
+        union = plan.union
+        words = frozenset(_WORD_RUN.findall(lowered))
+        if union[0].isdisjoint(words) and (union[1] is None or union[1].search(lowered) is None):
+            steps = [(r, None) for r in plan.untriggered if r.id != "TS106"]
+    else:
+        words = words_of(lowered)
     ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
     out: list[tuple[Rule, Hit]] = []
     general: frozenset[str] | None = None
-    for rule, test in plan:
+    for rule, test in steps:
         if use_triggers and test is not None and test[0].isdisjoint(words) and (
                 test[1] is None or test[1].search(lowered) is None):
             if not rule.general:
@@ -194,6 +296,14 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
                 out.extend(_hits(rule, rule.matcher, text, ctx, None))
         else:
             out.extend(_hits(rule, rule.matcher, visible, ctx, back))
+    if any(rule.id == "TS112" for rule, _ in out):
+        # a sentence written with look-alike letters is read again through its Latin reading
+        # (the same length, so the offsets hold)
+        reading = latin_reading(text)
+        seen = {(rule.id, h.start, h.end) for rule, h in out}
+        out.extend((rule, h) for rule, h in _text_hits(reading, kind, plan,
+                                                       use_triggers=use_triggers)
+                   if rule.id != "TS112" and (rule.id, h.start, h.end) not in seen)
     return out
 
 
@@ -243,7 +353,7 @@ def scan_text(text: str, kind: str = "tool.description", *, tool: str = "",
     KeyError
         When ``rules`` names an unknown rule id.
     """
-    chosen = [get_rule(r) for r in rules] if rules is not None else RULES
+    chosen = [get_rule(r) for r in rules] if rules is not None else GUARD_RULES
     f = FieldText("<text>", kind, tool, text)
     pairs = _text_hits(text, kind, chosen)
     ctx = ScanContext(tuple(tool_names), tool, kind)
@@ -279,7 +389,7 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
     Identical texts in fields of the same kind are read once per scan (catalogues repeat
     parameter prose such as "Repository owner" many times).
     """
-    chosen = tuple(get_rule(r) for r in rules) if rules is not None else RULES
+    chosen = tuple(get_rule(r) for r in rules) if rules is not None else GUARD_RULES
     names = tuple(toolset.names)
     shadows: dict[int, list[tuple[str, str]]] = {}
     if any(r.id == "TS110" for r in chosen):
@@ -293,6 +403,7 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
     separators = {ch for n in (known or ()) for ch in "_-." if ch in n}
     plain_names = any(not any(ch in n for ch in "_-.") for n in (known or ()))
     plans = {kind: _plan(kind, chosen) for kind, _ in FIELD_KINDS}
+    quiet = _quiet_enum_texts(toolset, plans["param.enum"])
     seen: dict[tuple[str, str], list[tuple[Rule, Hit]]] = {}
     named: dict[str, bool] = {}  # text -> mentions a recognisable tool name
     findings: list[Finding] = []
@@ -303,6 +414,8 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
             continue  # only TS106 reads parameter names, and hidden characters are not ASCII
         if f.kind == "tool.name" and f.text.isascii():
             pairs = []  # TS106 and TS110 look for characters outside ASCII in a name
+        elif f.kind == "param.enum" and f.text in quiet:
+            pairs = []  # screened with the rest of its (long) enum: no text rule wakes here
         else:
             pairs = seen.get((f.kind, f.text))
             if pairs is None:
@@ -327,6 +440,31 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
             for severity, detail in shadows.get(index, ()):
                 findings.append(_finding(ts110, Hit(0, len(f.text), severity, detail), f))
     return findings
+
+
+def _enum_types(toolset: Toolset) -> Iterator[TypeIR]:
+    """Every enum type of ``toolset`` with at least :data:`BULK_ENUM_VALUES` values."""
+    stack: list[TypeIR] = [p.type for tool in toolset.tools for p in tool.params]
+    stack += [tool.returns for tool in toolset.tools if tool.returns is not None]
+    while stack:
+        t = stack.pop()
+        if len(t.values) >= BULK_ENUM_VALUES:
+            yield t
+        stack.extend(p.type for p in t.fields)
+        stack.extend(t.options)
+        if t.items is not None:
+            stack.append(t.items)
+
+
+def _quiet_enum_texts(toolset: Toolset, plan: Plan) -> set[str]:
+    """The texts of long enums' values that no rule can flag (see :func:`_quiet_values`)."""
+    quiet: set[str] = set()
+    for t in _enum_types(toolset):
+        texts = [value_text(v) for v in t.values]
+        found = _quiet_values(plan, texts)
+        if found is not None:
+            quiet.update(texts[i] for i in found)
+    return quiet
 
 
 def findings_frame(findings: Iterable[Finding]) -> pd.DataFrame:
@@ -387,17 +525,39 @@ class GuardReport:
     @property
     def ok(self) -> bool:
         """True when there is no high finding and no pin mismatch."""
-        return self.count("high") == 0 and (self.pin is None or self.pin.ok)
+        return self.passes("high")
 
-    def summary(self) -> str:
-        """One line: tools, findings by severity, cleaning and pin outcome."""
+    def passes(self, fail_on: str = "high") -> bool:
+        """True when no finding is at ``fail_on`` severity or above and no pin mismatch.
+
+        Raises
+        ------
+        ValueError
+            When ``fail_on`` is not ``"high"`` or ``"medium"``.
+        """
+        if fail_on not in FAIL_ON:
+            raise ValueError(f"fail_on must be one of {FAIL_ON}, got {fail_on!r}")
+        limit = severity_rank(fail_on)
+        return (not any(severity_rank(f.severity) <= limit for f in self.findings)
+                and (self.pin is None or self.pin.ok))
+
+    @property
+    def texts(self) -> int:
+        """How many text fields the scan read: titles, descriptions, defaults and enum values
+        (names aside)."""
+        return sum(f.kind not in ("tool.name", "param.name") for f in iter_fields(self.toolset))
+
+    def summary(self, fail_on: str = "high") -> str:
+        """One line: tools, findings by severity, cleaning and pin outcome, and whether the
+        toolset passes a gate failing on ``fail_on`` (see :meth:`passes`)."""
         parts = [f"{len(self.toolset)} tools",
                  ", ".join(f"{self.count(s)} {s}" for s in SEVERITIES)]
         if self.clean_mode:
             parts.append(f"{self.clean_mode}: {len(self.clean_log)} field(s) changed")
         if self.pin is not None:
             parts.append(self.pin.summary())
-        return f"{self.source}: " + "; ".join(parts) + (" — OK" if self.ok else " — FAIL")
+        return f"{self.source}: " + "; ".join(parts) + (" — OK" if self.passes(fail_on)
+                                                        else " — FAIL")
 
 
 def guard(source: Toolset | str | os.PathLike[str], *, clean: str | None = None,

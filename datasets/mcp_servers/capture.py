@@ -1,0 +1,172 @@
+"""Capture ``tools/list`` from the public MCP servers named in ``servers.json``.
+
+Each server is installed from its registry by its package manager's own runner (``npx -y
+package@version`` for npm, ``uv tool run --from package==version`` for PyPI), started over
+stdio with the ``mcp`` SDK exactly as :func:`toolform.io.load_mcp` starts one, initialised,
+listed until no ``nextCursor`` is left, and stopped. No tool is ever called. Servers that need
+a key to start get a dummy one (``servers.json`` says which); nothing else of this machine's
+environment is passed on (the SDK's default environment: ``HOME``, ``PATH``, ``SHELL``,
+``TERM``, ``USER``, ``LOGNAME``), and each server runs in an empty scratch folder.
+
+Usage (needs the network to the registries; the captures it writes are committed and the
+tests read those)::
+
+    python datasets/mcp_servers/capture.py                 # every server not yet captured
+    python datasets/mcp_servers/capture.py --only NAME ... # these servers, again
+    python datasets/mcp_servers/capture.py --list          # the manifest and what is captured
+
+A manifest entry may ask for ``"setup": "git-init"`` (the scratch folder made a git repository,
+for a server that serves one). A capture is ``tools/<name>.json``: the package, its registry and version, the command line,
+the ``serverInfo`` and protocol version the server announced, the capture time, and the
+``tools`` array exactly as the server sent it. A server that did not start is logged in
+``failures.json`` with the error, so the data card can say what was tried.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as _dt
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+MANIFEST = HERE / "servers.json"
+CAPTURES = HERE / "tools"
+FAILURES = HERE / "failures.json"
+MAX_PAGES = 1000
+
+
+def command_line(server: dict[str, Any]) -> list[str]:
+    """The command that installs and starts ``server`` (an entry of ``servers.json``)."""
+    if server["registry"] == "npm":
+        return ["npx", "-y", f"{server['package']}@{server['version']}", *server.get("args", [])]
+    if server["registry"] == "pypi":
+        entry = server.get("entry", server["package"])
+        return [sys.executable, "-m", "uv", "tool", "run", "--quiet", "--from",
+                f"{server['package']}=={server['version']}", entry, *server.get("args", [])]
+    raise ValueError(f"{server['name']}: unknown registry {server['registry']!r}")
+
+
+async def _capture(server: dict[str, Any], timeout: float) -> dict[str, Any]:
+    import mcp
+    from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+
+    command = command_line(server)
+    scratch = tempfile.mkdtemp(prefix=f"mcp-{server['name']}-")
+    if server.get("setup") == "git-init":  # a server that serves a repository needs one
+        subprocess.run(["git", "init", "-q"], cwd=scratch, check=True)
+    env = {**get_default_environment(), **server.get("env", {})}
+    # the runners' caches (a second capture does not download again) and the machine's CA
+    # bundle, which the runners need to reach the registries
+    for key in ("npm_config_cache", "UV_CACHE_DIR", "SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    if server["registry"] == "pypi":
+        env["UV_NATIVE_TLS"] = "1"
+    params = StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=scratch)
+    tools: list[dict[str, Any]] = []
+    info: dict[str, Any] = {}
+
+    async def listing() -> None:
+        async with stdio_client(params) as (read, write):
+            async with mcp.ClientSession(read, write) as session:
+                init = await session.initialize()
+                info["server_info"] = init.server_info.model_dump(mode="json", exclude_none=True)
+                info["protocol_version"] = init.protocol_version
+                cursor = None
+                for _ in range(MAX_PAGES):
+                    page = None if cursor is None else mcp.types.PaginatedRequestParams(
+                        cursor=cursor)
+                    result = await session.list_tools(params=page)
+                    tools.extend(t.model_dump(mode="json", by_alias=True, exclude_none=True)
+                                 for t in result.tools)
+                    cursor = result.next_cursor
+                    if not cursor:
+                        return
+                raise RuntimeError(f"still paginating after {MAX_PAGES} pages")
+
+    await asyncio.wait_for(listing(), timeout)
+    return {
+        "name": server["name"],
+        "registry": server["registry"],
+        "package": server["package"],
+        "version": server["version"],
+        "command": command[:1] + [a for a in command[1:] if a != sys.executable],
+        "split": server["split"],
+        "batch": server.get("batch", 1),
+        "server_info": info.get("server_info", {}),
+        "protocol_version": info.get("protocol_version"),
+        "captured_at": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "tools": tools,
+    }
+
+
+def capture(server: dict[str, Any], timeout: float = 300.0) -> dict[str, Any]:
+    """Start ``server``, list its tools and stop it; return the capture document.
+
+    Raises
+    ------
+    Exception
+        Whatever the server or the SDK raised (the caller logs it as a failure).
+    """
+    return asyncio.run(_capture(server, timeout))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="capture these servers again")
+    parser.add_argument("--list", action="store_true", help="print the manifest and stop")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per server")
+    args = parser.parse_args(argv)
+    servers = json.loads(MANIFEST.read_text(encoding="utf-8"))["servers"]
+    CAPTURES.mkdir(exist_ok=True)
+    failures = json.loads(FAILURES.read_text(encoding="utf-8")) if FAILURES.exists() else {}
+    if args.list:
+        for s in servers:
+            done = (CAPTURES / f"{s['name']}.json").exists()
+            print(f"{s['split']:8} {s['name']:28} {s['package']}@{s['version']}"
+                  f"  {'captured' if done else failures.get(s['name'], {}).get('error', '-')}")
+        return 0
+    wanted = set(args.only or ())
+    unknown = wanted - {s["name"] for s in servers}
+    if unknown:
+        parser.error(f"not in servers.json: {', '.join(sorted(unknown))}")
+    for s in servers:
+        out = CAPTURES / f"{s['name']}.json"
+        if wanted and s["name"] not in wanted or not wanted and out.exists():
+            continue
+        print(f"capturing {s['name']} ({s['package']}@{s['version']}) ...", flush=True)
+        try:
+            doc = capture(s, args.timeout)
+        except BaseException as exc:  # noqa: BLE001 - any failure is logged, the rest go on
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+                exc = exc.exceptions[0]
+            failures[s["name"]] = {"package": s["package"], "version": s["version"],
+                                   "error": f"{type(exc).__name__}: {exc}"[:400]}
+            print(f"  failed: {failures[s['name']]['error']}", flush=True)
+        else:
+            failures.pop(s["name"], None)
+            out.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n",
+                           encoding="utf-8")
+            print(f"  {len(doc['tools'])} tools", flush=True)
+        # read again: captures of other servers may run beside this one
+        logged = json.loads(FAILURES.read_text(encoding="utf-8")) if FAILURES.exists() else {}
+        logged.pop(s["name"], None)
+        if s["name"] in failures:
+            logged[s["name"]] = failures[s["name"]]
+        scratch = FAILURES.with_suffix(f".{os.getpid()}.tmp")
+        scratch.write_text(json.dumps(logged, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(scratch, FAILURES)  # whole, never half-written, for the captures beside
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""Run the guard over the captured servers, one server at a time, and print the table.
+
+    python datasets/mcp_servers/evaluate.py                 # the development servers
+    python datasets/mcp_servers/evaluate.py --split heldout # the held-out servers
+    python datasets/mcp_servers/evaluate.py --split heldout --findings   # and each high finding
+    python datasets/mcp_servers/evaluate.py --split heldout --batch 2     # the second batch
+
+For each server: its tools, the text fields the guard read (titles, descriptions, defaults and
+enum values; names aside), the text fields with a high finding, the high findings, and the exit
+status ``toolform guard`` gives it with the default gate (``--fail-on high``: 0 passes, 1
+fails, 2 the file could not be read). The last line pools the servers: the share of text fields flagged high and how many
+servers exit 0. Held-out servers are for scoring a revision once, never for revising it (see
+``README.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from toolform.errors import LoaderError
+from toolform.guard import guard
+
+HERE = Path(__file__).resolve().parent
+
+
+def rows(split: str, batch: int | None = None) -> list[dict[str, object]]:
+    """One row per captured server of ``split`` (and of ``batch``, 1 or 2, when given): name,
+    package, tools, texts, fields flagged high, high findings, exit status, and the high
+    findings themselves."""
+    manifest = json.loads((HERE / "servers.json").read_text(encoding="utf-8"))["servers"]
+    batch_of = {s["name"]: s.get("batch", 1) for s in manifest}
+    out = []
+    for path in sorted((HERE / "tools").glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc["split"] != split or (batch is not None and batch_of[doc["name"]] != batch):
+            continue
+        try:
+            report = guard(path)
+        except LoaderError as exc:  # `toolform guard` says why and exits 2
+            out.append({"server": doc["name"], "package": f"{doc['package']}@{doc['version']}",
+                        "tools": len(doc["tools"]), "texts": 0, "fields_high": 0, "high": 0,
+                        "exit": 2, "findings": [], "error": str(exc)})
+            continue
+        high = [f for f in report.findings if f.severity == "high"]
+        out.append({"server": doc["name"], "package": f"{doc['package']}@{doc['version']}",
+                    "tools": len(report.toolset), "texts": report.texts,
+                    "fields_high": len({f.path for f in high}), "high": len(high),
+                    "exit": 0 if report.passes("high") else 1, "findings": high})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("dev", "heldout"), default="dev")
+    parser.add_argument("--batch", type=int, choices=(1, 2), help="only this batch of servers")
+    parser.add_argument("--findings", action="store_true", help="list every high finding")
+    args = parser.parse_args(argv)
+    table = rows(args.split, args.batch)
+    print("| server | package | tools | texts | texts flagged high | high findings | exit |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for r in table:
+        print(f"| {r['server']} | `{r['package']}` | {r['tools']} | {r['texts']} | "
+              f"{r['fields_high']} | {r['high']} | {r['exit']} |")
+    texts = sum(int(r["texts"]) for r in table)
+    flagged = sum(int(r["fields_high"]) for r in table)
+    passed = sum(r["exit"] == 0 for r in table)
+    print(f"| **{len(table)} servers** | | {sum(int(r['tools']) for r in table)} | {texts} | "
+          f"{flagged} ({100 * flagged / max(texts, 1):.2f}%) | "
+          f"{sum(int(r['high']) for r in table)} | {passed} exit 0 "
+          f"({100 * passed / max(len(table), 1):.1f}%) |")
+    for r in table:
+        if r.get("error"):
+            print(f"{r['server']}: not read, exit 2: {r['error']}")
+    if args.findings:
+        for r in table:
+            for f in r["findings"]:  # type: ignore[union-attr]
+                print(f"{r['server']}\t{f.rule}\t{f.path}\t{f.excerpt!r}\t{f.detail}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+"""The structural rules' matchers: hidden characters (TS106), concealed content (TS107) and
+prose where only values belong (TS108).
+
+The only decoding the guard does is TS107's: a base64, hex or percent-encoded run of at most
+:data:`~toolform.guard._rule.MAX_DECODE_CHARS` characters is decoded, and text labelled as
+written in a cipher is deciphered by letter shifts, Atbash and reversal, to *look* at it as
+text. Nothing is executed, fetched or evaluated.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import unicodedata
+import urllib.parse
+from typing import Iterator
+
+from ._rule import Hit, MAX_DECODE_CHARS, ScanContext
+from ._sentences import _rx, words_of
+from ._reading import (_ADDRESS, _clauses, _CONCEAL, _DESTINATION, _SEND_TO, _UNIVERSAL,
+                       _USER_OVERRIDE)
+
+__all__ = ["INVISIBLE_CLASS", "TS107_WAKES", "invisible_spans"]
+
+
+# -- TS106 invisible-characters ----------------------------------------------------------------
+
+#: The characters TS106 treats as hiding text, as the inside of a regex character class.
+INVISIBLE_CLASS = ("\u00ad\u034f\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+                    "\u2066-\u206f\u3164\ufeff\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef")
+_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]+")
+_TAG_CHARS = re.compile("[\U000e0020-\U000e007e]")
+
+
+def _is_emoji(ch: str) -> bool:
+    return ch != "" and (ord(ch) >= 0x1F000 or 0x2600 <= ord(ch) <= 0x27BF)
+
+
+def invisible_spans(text: str) -> list[tuple[int, int]]:
+    """Runs of invisible characters the guard treats as hidden text.
+
+    A zero-width joiner between two emoji (a family or profession emoji sequence) is not
+    counted.
+
+    Returns
+    -------
+    list of (int, int)
+        ``(start, end)`` offsets of each run.
+    """
+    out = []
+    for m in _INVISIBLE.finditer(text):
+        if (m.group() == "\u200d" and _is_emoji(text[m.start() - 1:m.start()])
+                and _is_emoji(text[m.end():m.end() + 1])):
+            continue
+        out.append((m.start(), m.end()))
+    return out
+
+
+def _ts106(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    if not _INVISIBLE.search(text):
+        return
+    for start, end in invisible_spans(text):
+        run = text[start:end]
+        tags = "".join(chr(ord(c) - 0xE0000) for c in run if _TAG_CHARS.match(c))
+        if tags:
+            detail = f"Unicode tag characters spelling {tags[:80]!r}"
+        else:
+            names = sorted({unicodedata.name(c, f"U+{ord(c):04X}") for c in run})
+            detail = f"{len(run)} invisible character(s): {', '.join(names[:3])}"
+        severity = "low" if set(run) == {"\u00ad"} else "high"
+        yield Hit(start, end, severity, detail)
+
+
+# -- TS107 concealed-content -------------------------------------------------------------------
+
+_BLOCK_TAGS = (r"important|system|instructions?|secret|hidden|admin|note|critical|priority|"
+               r"override|context|system[-_\s]?prompt|assistant|prompt|directive|rules?|policy|"
+               r"hint|mcp|tool[-_]?instructions?|sidenote|internal|private|confidential")
+# Not word-anchored: a comment or tag may be glued to the word before it.
+_TS107 = re.compile(rf"""
+      (?P<comment><!--.*?(?:-->|\Z))
+    | (?P<tag><\s*(?P<tagname>[\w-]*?(?:{_BLOCK_TAGS}|directive|command|task)[\w-]*)
+        (?:\s[^>]{{0,80}})?>(?:.*?</\s*(?P=tagname)\s*>)?)
+    | (?P<token><\|[a-z_]{{2,20}}\|>|\[/?INST\]|<</?SYS>>|\[/?SYSTEM\]|^\s*\#{{2,}}\s*
+        (?:system|instructions?)\b)
+    | (?P<css><[^>]{{0,80}}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|
+        \bhidden\b)[^>]{{0,80}}>)
+    | (?P<mdcomment>\[//\]:\s*\#)
+""", re.IGNORECASE | re.DOTALL | re.MULTILINE | re.VERBOSE)
+_B64 = re.compile(r"(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Z])"
+                  r"[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])")
+_LONG_RUN = re.compile(r"[A-Za-z0-9+/_\\-]{24}")
+_HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){8,}|\b(?:0[xX])?(?:[0-9a-fA-F]{2}){16,}\b")
+# URL (percent) encoding: a run holding at least six %XX escapes ("%41%6c%77..." or
+# "Always%20set%20...").
+_PCT = re.compile(r"[\w.~+-]*(?:%[0-9A-Fa-f]{2}[\w.~+-]*){6,}")
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+
+
+def _readable(raw: bytes) -> str | None:
+    """``raw`` as text when it is mostly printable UTF-8 with words, else None."""
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not decoded:
+        return None
+    printable = sum(ch.isprintable() or ch in "\n\t" for ch in decoded)
+    if printable / len(decoded) < 0.95 or len(_WORDS.findall(decoded)) < 2:
+        return None
+    return decoded
+
+
+_HEX_DIGITS = re.compile(r"(?:0[xX])?[0-9a-fA-F]+")
+
+
+def _decode_blob(blob: str) -> str | None:
+    """Look at a base64, hex (``\\x41``, ``0x41...`` or bare) or percent-encoded run as text
+    (never run it). None when it is not readable text."""
+    if len(blob) > MAX_DECODE_CHARS:
+        return None
+    try:
+        if "%" in blob:
+            raw = urllib.parse.unquote_to_bytes(blob.replace("+", " "))
+        elif blob.startswith("\\x") or _HEX_DIGITS.fullmatch(blob):
+            raw = bytes.fromhex(blob.replace("\\x", "").removeprefix("0x").removeprefix("0X"))
+        else:
+            std = blob.replace("-", "+").replace("_", "/").rstrip("=")
+            raw = base64.b64decode(std + "=" * (-len(std) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(raw)
+
+
+def _blob_severity(decoded: str, ctx: ScanContext) -> str:
+    """High when the decoded text itself carries an instruction, or reads as a sentence."""
+    from ._rules import text_rules  # the table imports this module
+
+    for rule in text_rules():
+        if rule.id == "TS107":
+            continue
+        if any(h.severity != "low" for h in rule.matcher(decoded, ctx)):
+            return "high"
+    return "high" if len(_WORDS.findall(decoded)) >= 4 else "medium"
+
+
+# A cipher named as the writing of what follows ("Ops hint (rot13): Nyjnlf ..."). The text after
+# the label is read as written and deciphered (every letter shift, Atbash, reversed): when a
+# deciphering reads as English and the text as written does not, the label hides an
+# instruction; a tool that describes its own cipher ("Caesar cipher: shifts each letter by the
+# given key") reads as English already.
+_CIPHER_WORDS = frozenset({"rot13", "rot", "rot47", "caesar", "atbash", "vigenere", "vigenère",
+                           "backwards", "reversed"})
+_CIPHER_LABEL = re.compile(r"\b(?:rot-?13|rot-?47|caesar(?:\s+cipher)?|atbash|vigen[eè]re|"
+                           r"written\s+backwards|reversed\s+text)\b\W{0,3}[:=]\s*"
+                           r"(?P<body>\S[^\n]{11,})",
+                           re.IGNORECASE)
+_COMMON_WORDS = frozenset("""the a an to of and or in on at for with from by is are be this that
+    it its you your all always never not do set use send call when if as any each every user
+    users account data file files value values field here there must should will only also
+    then into about what which their our we please include pass add copy""".split())
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_SHIFTS = [str.maketrans(_LOWER + _LOWER.upper(),
+                         _LOWER[k:] + _LOWER[:k] + (_LOWER[k:] + _LOWER[:k]).upper())
+           for k in range(1, 26)]
+_ATBASH = str.maketrans(_LOWER + _LOWER.upper(), _LOWER[::-1] + _LOWER[::-1].upper())
+
+#: What TS107 cannot match without, in the lower-cased text: markup's < [ #, a % escape, a run
+#: of 24 base64 or hex characters, or a cipher's name (see ``Rule.wakes``).
+TS107_WAKES = (re.compile(r"[<\[#%]"), re.compile(r"[a-z0-9+/_\\-]{24}"),
+               re.compile("|".join(sorted({w[:5] for w in _CIPHER_WORDS}))))
+
+
+def _english_words(text: str) -> int:
+    return sum(w.lower() in _COMMON_WORDS for w in _WORDS.findall(text))
+
+
+def _deciphered(body: str) -> str | None:
+    """The deciphering of ``body`` that reads as English when ``body`` does not, else None."""
+    as_written = _english_words(body)
+    readings = [body.translate(t) for t in _SHIFTS] + [body.translate(_ATBASH), body[::-1]]
+    best = max(readings, key=_english_words)
+    return best if _english_words(best) >= max(2, as_written + 2) else None
+
+
+def _ts107(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    if _CIPHER_WORDS.intersection(ctx.words if ctx.words is not None
+                                  else words_of(text.lower())):
+        for m in _CIPHER_LABEL.finditer(text):
+            plain = _deciphered(m.group("body"))
+            if plain is not None:
+                yield Hit(m.start(), m.end(), "high", f"text in a cipher, reading {plain[:60]!r}")
+    if "<" in text or "[" in text or "#" in text:
+        for m in _TS107.finditer(text):
+            kind = next(k for k in ("comment", "tag", "token", "css", "mdcomment") if m.group(k))
+            detail = {"comment": "HTML comment", "tag": f"<{m.group('tagname')}> block",
+                      "token": "chat-template token", "css": "markup hiding text",
+                      "mdcomment": "Markdown comment"}[kind]
+            yield Hit(m.start(), m.end(), "high", detail)
+    if "%" in text:
+        for m in _PCT.finditer(text):
+            decoded = _decode_blob(m.group())
+            if decoded is not None:
+                yield Hit(m.start(), m.end(), _blob_severity(decoded, ctx),
+                          f"percent-encoded text reading {decoded[:60]!r}")
+    if not _LONG_RUN.search(text):
+        return
+    for rx in (_B64, _HEX):
+        for m in rx.finditer(text):
+            decoded = _decode_blob(m.group())
+            if decoded is None:
+                continue
+            yield Hit(m.start(), m.end(), _blob_severity(decoded, ctx),
+                      f"encoded text reading {decoded[:60]!r}")
+
+
+# -- TS108 prose-in-value ----------------------------------------------------------------------
+
+_STRONG_CUE = _rx(r"""\b(?:always|never|must|should|ignore|disregard|you|your|assistant|model|
+    llm|please|instructions?|do\s+not|don'?t)\b""")
+_CUE = _rx(r"""\b(?:always|never|must|should|ignore|disregard|you|your|assistant|model|llm|ai|
+    please|instructions?|do\s+not|don'?t|call|send|forward|include|pass|before|after|first|instead|
+    important|note|read|set|use)\b""")
+_URLISH = re.compile(r"^\s*(?:[a-z][\w+.-]*://|data:|/|~|[\w.-]+\.[a-z0-9]{1,5}$)", re.IGNORECASE)
+
+
+_INSTEAD = re.compile(r"\binstead\b", re.IGNORECASE)
+_ID_SPLIT = re.compile(r"[_\-]+|(?<=[a-z])(?=[A-Z])")
+_ID_CUE = re.compile(r"\b(?:this|every|each|always|never|must|should|you|your|ignore|instead|"
+                     r"please|model|assistant|agent)\b")
+
+
+def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    stripped = text.strip()
+    if " " not in stripped:
+        # an identifier-shaped value that reads as a sentence: use_this_value_for_every_merge
+        parts = [p for p in _ID_SPLIT.split(stripped) if p]
+        if len(parts) >= 5 and _ID_CUE.search(" ".join(parts).lower()):
+            yield Hit(0, len(text), "high", f"an instruction spelled as an identifier in a "
+                                            f"{ctx.kind} field")
+        return
+    if _URLISH.match(text):
+        return
+    told = any(c.directive >= 0 for c in _clauses(text, ctx.kind))
+    if len(_WORDS.findall(text)) >= 3 and (
+            _ADDRESS.search(text) or _UNIVERSAL.search(text) or _SEND_TO.search(text)
+            or (told and (_DESTINATION.search(text) or _USER_OVERRIDE.search(text)
+                          or _CONCEAL.search(text) or _INSTEAD.search(text)))):
+        yield Hit(0, len(text), "high", f"an instruction in a {ctx.kind} field")
+        return
+    words = len(_WORDS.findall(text))
+    limit = 6 if ctx.kind.endswith("title") else 5
+    if words >= 4 and _STRONG_CUE.search(text):
+        yield Hit(0, len(text), "high", f"an instruction-like sentence in a {ctx.kind} field")
+    elif words >= limit + 2 and _CUE.search(text):
+        yield Hit(0, len(text), "high", f"an instruction-like sentence in a {ctx.kind} field")
+    elif words >= 4 and ctx.kind in ("param.default", "param.enum"):
+        # real defaults and enum values are tokens, numbers and JSON; a sentence there is read
+        # by the model as an instruction (issue 16: high, never medium)
+        yield Hit(0, len(text), "high", f"a sentence in a {ctx.kind} field")
+    elif words >= limit:
+        yield Hit(0, len(text), "medium", f"prose in a {ctx.kind} field")

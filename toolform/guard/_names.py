@@ -1,0 +1,226 @@
+"""Tool names that imitate another tool of the catalogue (TS110): :func:`shadowing`."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Iterator, Sequence
+
+from ._confusables import latin_reading
+from ._rule import Hit, ScanContext
+
+__all__ = ["MAX_EDIT_NAME_CHARS", "shadowing"]
+
+#: Longest name (letters and digits, separators dropped) checked for an imitation by one edit.
+#: The check looks at every one-letter deletion, so its cost grows with the square of a name's
+#: length; MCP caps names at 128 characters, and a longer name is no look-alike a reader takes
+#: in at a glance.
+MAX_EDIT_NAME_CHARS = 128
+
+
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def _skeleton(name: str) -> str:
+    """A name reduced to what a reader sees: look-alike letters read as Latin (UTS #39 confusables), case and separators dropped."""
+    folded = name if name.isascii() else latin_reading(unicodedata.normalize("NFKC", name))
+    return _NOT_ALNUM.sub("", folded.lower())
+
+
+_LEET = str.maketrans("013457", "oleast")
+_DRAWN_ALIKE = (("rn", "m"), ("vv", "w"), ("cl", "d"))
+_CAPITAL_I = re.compile(r"(?<=[a-z])I|I(?=[a-z])")
+
+
+def _drawn(name: str, as_letters: str) -> str:
+    """A name's skeleton as a reader sees the shapes: a capital I next to a lower-case letter
+    is an l, and rn, vv, cl read as m, w, d. ``as_letters`` is the skeleton with digits read
+    as letters, reused when the name has no capital I."""
+    key = _skeleton(_CAPITAL_I.sub("l", name)).translate(_LEET) if "I" in name else as_letters
+    for pair, letter in _DRAWN_ALIKE:
+        key = key.replace(pair, letter)
+    return key
+
+
+def _deletions(key: str) -> set[str]:
+    """The key with one letter deleted, each way. Deleting digits is left out: an edit that
+    only changes digits does not count (``tool_v1``, ``tool_v2``), and a digit standing for a
+    letter is caught by the look-alike check first."""
+    return {key[:i] + key[i + 1:] for i in range(len(key)) if key[i].isalpha()}
+
+
+def _letter_edit(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` differ by one edit that changes a letter, or by two adjacent
+    letters swapped (``tool_v1`` and ``tool_v2`` are versions, not an imitation)."""
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 2 and diff[1] == diff[0] + 1:
+            i = diff[0]
+            return a[i] == b[i + 1] and a[i + 1] == b[i] and a[i].isalpha() and b[i].isalpha()
+        return len(diff) == 1 and (a[diff[0]].isalpha() or b[diff[0]].isalpha())
+    short, long_ = sorted((a, b), key=len)
+    i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return long_[i].isalpha() and long_[:i] + long_[i + 1:] == short
+
+
+_NAME_PARTS = re.compile(r"[^\W_]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# Words a look-alike tool adds to a real tool's name to pass for a newer or truer version.
+_IMPOSTOR_AFFIXES = frozenset({
+    "new", "newer", "official", "real", "true", "secure", "safe", "verified", "latest",
+    "updated", "fixed", "improved", "better", "enhanced", "pro", "plus", "trusted", "original",
+    "legit", "proper", "correct", "main", "primary", "default", "final", "advanced", "premium",
+    "super", "ultra", "fast", "quick", "smart", "my", "custom", "alt", "next", "beta",
+    "internal", "admin", "mcp"})
+_VERSION = re.compile(r"v?\d+")
+# Verbs that read: a catalogue often has one tool for one item and one for many
+# (get_custom_dashboard, get_custom_dashboards), so such a pair is not taken for an imitation.
+_READ_VERBS = frozenset({"get", "list", "fetch", "read", "search", "find", "query", "describe",
+                         "show", "view", "lookup", "retrieve", "download", "count", "check",
+                         "load", "browse", "inspect", "select"})
+
+
+def _parts(name: str) -> tuple[str, ...]:
+    """A name's words, lower-cased, look-alike letters mapped (``getUserV2`` gives get, user,
+    v2)."""
+    folded = name if name.isascii() else latin_reading(unicodedata.normalize("NFKC", name))
+    return tuple(p.lower() for p in _NAME_PARTS.findall(_CAMEL.sub("_", folded)))
+
+
+def _plural_of(a: str, b: str) -> bool:
+    """True when one word is the other's plural (file/files, entry/entries, box/boxes)."""
+    short, long_ = sorted((a, b), key=len)
+    return long_ in (short + "s", short + "es") or (
+        short.endswith("y") and long_ == short[:-1] + "ies")
+
+
+def _number_variant(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """True when the names differ only in one word being singular in one and plural in the
+    other, and the tool does not just read (see :data:`_READ_VERBS`)."""
+    if len(a) != len(b) or not _READ_VERBS.isdisjoint(a):
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 1 and _plural_of(a[diff[0]], b[diff[0]])
+
+
+def _impostor_core(parts: tuple[str, ...]) -> tuple[tuple[str, ...], str] | None:
+    """The name without the impostor word it starts or ends with, and that word."""
+    if len(parts) < 2:
+        return None
+    if parts[0] in _IMPOSTOR_AFFIXES:
+        return parts[1:], parts[0]
+    if parts[-1] in _IMPOSTOR_AFFIXES or _VERSION.fullmatch(parts[-1]):
+        return parts[:-1], parts[-1]
+    return None
+
+
+_NAMESPACE = re.compile(r"__|[./:]")
+
+
+def _prefixed_core(name: str, parts: tuple[str, ...]) -> tuple[tuple[str, ...], bool] | None:
+    """The name without a namespace (``filesystem__``, ``github.``) or one leading word, and
+    whether it was a namespace."""
+    tail = _NAMESPACE.split(name)[-1]
+    if tail != name and tail:
+        return _parts(tail), True
+    return (parts[1:], False) if len(parts) >= 3 else None
+
+
+def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
+    """Pairs of tool names where the later one imitates the earlier.
+
+    Yields
+    ------
+    (index, earlier_index, severity, detail)
+        ``high`` when the two names look the same (same letters once case, separators,
+        Cyrillic/Greek look-alikes and digits standing for letters, such as 1 for l, are
+        ignored), when the later name is the earlier one with an impostor word added at either
+        end (``official_``, ``new_``, ``_secure``: :data:`_IMPOSTOR_AFFIXES`), when one word
+        turns singular or plural (``create_pull_requests`` beside ``create_pull_request``;
+        not for tools that only read, such as ``get_``, ``list_`` or ``read_``), or when one
+        letter is dropped or added (6 to :data:`MAX_EDIT_NAME_CHARS` characters); ``medium`` when they differ by one changed letter or by a swap of two
+        adjacent letters (an edit that only changes a digit does not count), are a plural pair
+        of reading tools, or when the later name adds a version (``_v2``) to the earlier one.
+        A later name that is the earlier one under a namespace (``filesystem__write_file``
+        beside ``write_file``) is ``high`` when the earlier name has two words or more; with one
+        word put in front (``github_`` before ``create_pull_request``) it is ``high`` when the
+        earlier name has three words or more; otherwise ``medium`` (``tools/list`` beside
+        ``list``; ``usergroups_users_list`` beside ``users_list``, a real BFCL pair).
+    """
+    seen: dict[str, int] = {}
+    leet: dict[str, tuple[int, str]] = {}  # skeleton with digits read as letters -> first name
+    drawn_as: dict[str, tuple[int, str]] = {}  # skeleton as drawn (rn = m, I = l) -> first name
+    near: dict[str, int] = {}
+    by_parts: dict[tuple[str, ...], int] = {}  # a name's words -> the first name with them
+    for i, name in enumerate(names):
+        key = _skeleton(name)
+        if not key:
+            continue
+        parts = _parts(name)
+        core = _impostor_core(parts)
+        if core is not None and core[0] in by_parts:
+            j = by_parts[core[0]]
+            # a version added is as often ordinary API growth (get_configs_v2 in BFCL,
+            # refund_payment_v2 in the generated toolset): reported, not high
+            version = bool(_VERSION.fullmatch(core[1]))
+            yield i, j, "medium" if version else "high", (
+                f"imitates {names[j]!r} with {core[1]!r} added")
+            seen.setdefault(key, i)
+            continue
+        prefixed = _prefixed_core(name, parts)
+        if prefixed is not None and prefixed[0] in by_parts and prefixed[0] != parts:
+            j = by_parts[prefixed[0]]
+            # gateways namespace one-word tools ("tools/list"): one word is too little to imitate
+            severity = ("high" if len(prefixed[0]) >= (2 if prefixed[1] else 3) else "medium")
+            yield i, j, severity, (f"imitates {names[j]!r} under a namespace" if prefixed[1]
+                                   else f"imitates {names[j]!r} with a word put in front")
+            seen.setdefault(key, i)
+            continue
+        by_parts.setdefault(parts, i)
+        if key in seen:
+            j = seen[key]
+            how = ("uses look-alike letters" if not name.isascii()
+                   else "differs only in case or separators")
+            yield i, j, "high", f"looks like {names[j]!r} ({how})"
+            continue
+        as_letters = key.translate(_LEET)
+        if as_letters in leet and leet[as_letters][1] != key:
+            j = leet[as_letters][0]
+            yield i, j, "high", f"looks like {names[j]!r} (digits for look-alike letters)"
+            seen[key] = i
+            continue
+        leet.setdefault(as_letters, (i, key))
+        drawn = _drawn(name, as_letters)
+        if drawn in drawn_as and drawn_as[drawn][1] != key:
+            j = drawn_as[drawn][0]
+            yield i, j, "high", f"looks like {names[j]!r} (letters drawn alike, such as rn for m)"
+            seen[key] = i
+            continue
+        drawn_as.setdefault(drawn, (i, key))
+        if 6 <= len(key) <= MAX_EDIT_NAME_CHARS:
+            variants = _deletions(key) | {key}
+            hits = sorted({near[v] for v in variants if v in near} | {
+                seen[v] for v in variants if v in seen})
+            hits = [j for j in hits if _letter_edit(key, _skeleton(names[j]))]
+            if hits:
+                j = hits[0]
+                other = _parts(names[j])
+                if _number_variant(parts, other):
+                    # real catalogues pair one and many (upload_attachment, -s): medium
+                    yield i, j, "medium", f"imitates {names[j]!r} (singular for plural or back)"
+                elif len(_skeleton(names[j])) != len(key) and not (
+                        len(parts) == len(other) and any(_plural_of(a, b)
+                                                         for a, b in zip(parts, other))):
+                    yield i, j, "high", f"imitates {names[j]!r} (a letter dropped or added)"
+                else:
+                    yield i, j, "medium", f"one edit away from {names[j]!r}"
+            for v in variants:
+                near.setdefault(v, i)
+        seen[key] = i
+
+
+def _ts110(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    # The catalogue-wide check lives in :func:`shadowing`; on its own a name is only checked
+    # for letters from another script, which a plain identifier has no need of.
+    if not text.isascii() and _skeleton(text).isascii() and _skeleton(text):
+        yield Hit(0, len(text), "high", "a name written with look-alike letters from another "
+                                        "script")

@@ -1,0 +1,606 @@
+"""The phrasing rules' matchers: TS101 to TS105 and TS109.
+
+Each rule has a few phrase patterns (gated by the words they cannot match without, see
+:mod:`toolform.guard._sentences`) that give exact spans, and TS101 to TS105 add the general
+sentence reading of :mod:`toolform.guard._reading`. TS104 also has a catalogue matcher: another
+tool's name in a directive.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from typing import Iterator
+
+from ._rule import Hit, ScanContext, _VALUE_KINDS
+from ._sentences import _gate, _run, _rx, _Sentences
+from ._reading import (_ACTING_CALL, _OWN_FIELD, _UNPROMPTED, moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
+                       _general, _KEEP_SAFE, _kept_out, _LITERAL, _QUOTED, _SCALAR, _SECRET_ANY,
+                       _STRONG, _STRONG_RX, _UNCONDITIONAL, _URL)
+__all__ = ["NAME_TOKEN"]
+
+# -- TS101 argument-directive ------------------------------------------------------------------
+
+_VERBS = ("set", "pass", "use", "put", "fill", "enter", "include", "add", "append", "prepend",
+          "specify", "provide", "supply", "give", "change", "override", "replace", "insert",
+          "assign", "fix", "end", "start", "begin", "prefix", "suffix", "sign", "route",
+          "redirect", "wrap", "tag", "choose", "pick", "select", "prefer", "widen", "expand",
+          "switch", "increase", "raise", "lower")
+_VALUE_VERB = r"(?:set|pass|use|put|fill(?:\s+in)?|enter|include|add|append|prepend|specify|" \
+              r"provide|supply|give|change|override|replace|insert|assign|fix|end|start|begin|" \
+              r"prefix|suffix|sign|route|redirect|wrap|tag|choose|pick|select|prefer|widen|" \
+              r"expand|switch|increase|raise|lower)"
+# Every literal above needs one of these: a quote, @, ://, a digit, - or _, or a scalar word.
+_LITERAL_HINTS = ("'*", '"', "`", "“", "‘", "@", "://", "-", "_", *(f"{d}*" for d in "0123456789"),
+                  "true", "false", "null", "none", "yes", "no")
+_STRONG_HINTS = ("'*", '"', "`", "“", "‘", "@", "://", "-", "_", *(f"{d}*" for d in "0123456789"))
+_TS101 = (
+    _gate("verb", rf"""\b{_VALUE_VERB}
+        (?: \b[^.;!?\n]{{0,80}}?(?:\b(?:to|as|with|through|via|equal\s+to)\b|[:=])\s*
+            (?:the\s+(?:value|string|literal)\s+)?(?P<lit>{_LITERAL})
+          | \s+(?:[\w'-]+\s+){{0,3}}(?P<lit2>{_STRONG}|{_SCALAR})
+            \s+(?:for|in|into|as|on|at|to)\b
+          | (?<=choose|select|prefer)\s+(?:the\s+(?:value|option|id)\s+)?(?P<lit4>{_LITERAL})
+          | (?<=pick)\s+(?:the\s+(?:value|option|id)\s+)?(?:[\w-]+\s+)?(?P<lit5>{_LITERAL}) )""",
+          _VERBS, also=_LITERAL_HINTS),
+    _gate("modal", rf"""\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to)\s+
+        (?:always\s+|only\s+|now\s+|instead\s+|also\s+)?(?:be|equal|contain|include|use|
+        start\s+with|end\s+with|match)\s+(?:set\s+to\s+|exactly\s+)?(?:[\w'-]+\s+){{0,2}}
+        (?P<lit>{_STRONG})""",
+          ("must", "should", "shall", "has", "have", "need", "needs"), also=_STRONG_HINTS),
+    _gate("always", rf"""\b(?:always|never)\s+{_VALUE_VERB}\b[^.;!?\n]{{0,80}}?
+        \b(?:parameters?|arguments?|fields?|params?|values?|lists?|arrays?|query|request|
+        body|payload|input)\b""", ("always", "never")),
+    _gate("always_value", rf"""\b(?:always|never)\s+{_VALUE_VERB}\b[^.;!?\n]{{0,80}}?
+        (?P<lit3>{_LITERAL})""", ("always", "never"), also=_LITERAL_HINTS),
+)
+
+
+def _ts101(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    sentences = _Sentences(text)
+    for _label, m in _run(_TS101, text, ctx):
+        sentence = sentences.of(m.start(), m.end())
+        groups = m.groupdict()
+        literal = next((groups[k] for k in ("lit", "lit2", "lit3", "lit4", "lit5")
+                        if groups.get(k)), "")
+        cue = _UNCONDITIONAL.search(sentence) or _DIRECTIVE_CUE.search(sentence)
+        # a code-like literal in a sentence about formats is a format (YYYY-MM-DD)
+        strong = bool(literal) and bool(_STRONG_RX.fullmatch(literal)) and not (
+            _EXPLAINS.search(sentence))
+        if cue or strong:
+            # high only when the value pinned moves data: an address, a URL, an account
+            planted = moves_data(literal) or (bool(_UNCONDITIONAL.search(sentence))
+                                              and opaque_code(literal))
+            yield Hit(m.start(), m.end(), "high" if planted else "medium",
+                      "fixes an argument's value unconditionally" if cue
+                      else f"fixes an argument to the literal {literal!r}")
+        else:
+            yield Hit(m.start(), m.end(), "medium", "tells the caller which value to use")
+    yield from _general("TS101", text, ctx)
+
+
+# -- TS102 addresses-model ---------------------------------------------------------------------
+
+_MODEL_WORDS = ("ai", "a.i.", "llm", "llms", "language", "agent", "agents", "assistant",
+                "assistants", "chatbot", "chatbots", "claude", "gpt", "chatgpt", "copilot",
+                "gemini", "model", "models", "system")
+_MODEL_WORD = (r"(?:ai|a\.i\.|llm|llms|language\s+models?|ai\s+models?|(?<!user[-\s])"
+               r"(?<!human\s)(?<!support\s)(?<!customer\s)(?<!sales\s)(?<!travel\s)agents?|"
+               r"assistants?|chatbots?|claude|gpt(?:-\d[\w.-]*)?|chatgpt|copilot|gemini)")
+# Every alternative needs one of the model words, so they are the triggers.
+_TS102 = (_gate("address", rf"""
+      \b(?:dear|hey|hi|hello|attention|note\s+(?:to|for)|
+        instructions?\s+(?:to|for)|reminder\s+(?:to|for))\s*,?\s+(?:the\s+|all\s+|any\s+|my\s+)?
+        (?:{_MODEL_WORD}|model)\b
+    | \b(?:you\s+are|you're|as)\s+(?:an?\s+|the\s+)?(?:ai\b|helpful\s+assistant|large\s+language|
+        language\s+model|llm\b|assistant\b|chatbot\b)
+    | \b(?:if|when)\s+you\s+are\s+(?:an?\s+|the\s+)?(?:{_MODEL_WORD}|model)\b
+    | (?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bone\s)(?<!\bany\s)
+      \b(?:important|note|notice|reminder|instructions?|message|info|guidance|guidelines?|
+        directions?|directives?|rules?|memo)\s+(?:for|to)\s+
+        (?:the\s+|any\s+|all\s+)?(?:{_MODEL_WORD}|model)\b
+    | \b{_MODEL_WORD}\s+(?:must|should|shall|needs?\s+to|is\s+(?:required|expected|instructed|
+        asked)\s+to|are\s+(?:required|expected|instructed|asked)\s+to|has\s+to|have\s+to|
+        may\s+not|must\s+not|should\s+not|cannot|will\s+(?:now|always|never))\b
+    | ^\s*(?:system|assistant|ai)\s*:
+    | (?:^|(?<=[.;!?(])|(?<=[.;!?(]\s)|(?<=[.;!?(]\s\s))(?:(?:the|an?)\s+)?(?:ai|llm|model|assistant|agent|system|{_MODEL_WORD})\s+
+      (?:guidance|instructions?|notes?|directives?|rules?|guidelines?|policy|reminder|notice|memo|
+      directions?|only)\s*:
+""", _MODEL_WORDS, re.IGNORECASE | re.MULTILINE),
+    # A tool's description describes the tool; text about the answer the model gives is
+    # addressed to the model even when it never names it.
+    _gate("answer", r"""\b(?:in|to|into)\s+(?:every|each|any|all|your)\s+(?:final\s+)?
+        (?:answers?|responses?|replies|reply)\b
+      | \b(?:your|each|every|any)\s+(?:\w+\s+)?(?:answers?|responses?|replies|reply)\s+
+        (?:\w+ly\s+)?(?:should|must|will\s+always|needs?\s+to|ends?\s+with|starts?\s+with|
+        begins?\s+with|mentions?|includes?|contains?)\b""",
+          ("answer", "answers", "response", "responses", "reply", "replies")),
+)
+
+
+# "The assistant must provide the full path": documentation about the model, in the third
+# person, as real servers write it; a vocative or "if you are a model" speaks to it.
+_THIRD_PERSON = re.compile(rf"(?:the\s+)?{_MODEL_WORD}\s+(?:must|should|shall|needs?|is|are|has|"
+                           rf"have|may|cannot|will)\b", re.IGNORECASE)
+
+
+def _ts102(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    sentences = _Sentences(text)
+    told: list[tuple[int, int]] | None = None
+    for label, m in _run(_TS102, text, ctx):
+        if label == "address" and not _THIRD_PERSON.match(m.group()):
+            if told is None:
+                told = [(c.start, c.end) for c in _directives(text, ctx)]
+            start, end = sentences.around(m.start(), m.end())
+            # the model addressed and told what to do, in that sentence or the next: high,
+            # unless what it is told is how to fill the tool's own field
+            steered = [(s, e) for s, e in told if start <= s < end + 1 or s == end]
+            if steered and not any(_OWN_FIELD.search(text, s, e) for s, e in steered):
+                yield Hit(m.start(), m.end(), "high",
+                          "speaks to the model and tells it what to do")
+                continue
+        yield Hit(m.start(), m.end(), "medium", "tells the model how to answer"
+                  if label == "answer" else "speaks to the model reading the tool list")
+    yield from _general("TS102", text, ctx)
+
+
+# -- TS103 override-instructions ---------------------------------------------------------------
+
+_USER_WORDS = ("user", "users", "human", "humans", "operator", "operators", "customer",
+               "customers", "requester", "requesters", "person", "persons")
+_TS103 = (
+    _gate("ignore", r"""\b(?:ignore|disregard|forget|override|overrule|bypass|supersede|
+        circumvent|set\s+aside)\s+(?:(?:all|any|every|the|your|of|these|those|its)\s+){0,3}
+        (?:(?:previous|prior|earlier|above|preceding|other|original|existing|initial|system|
+        safety|security|user'?s?|developer|standard|normal)\s+){0,2}
+        (?:instructions?|prompts?|rules?|guidelines?|guidance|advice|directions?|directives?|
+        polic(?:y|ies)|constraints?|guardrails?|restrictions?|safeguards?|warnings?|concerns?|
+        limits?|limitations?|boundaries|programming|requests?\s+of\s+the\s+user|
+        what\s+the\s+user)\b""",
+          ("ignore", "disregard", "forget", "override", "overrule", "bypass", "supersede",
+           "circumvent", "aside")),
+    _gate("hide", r"""
+        \b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|without)\s+(?:ever\s+)?
+        (?:tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|
+        show|showing|alert|alerting|ask|asking|warn|warning|let|letting|disclose|disclosing)\s+
+        (?:this\s+to\s+|it\s+to\s+|anything\s+to\s+)?(?:the\s+|your\s+)?
+        (?:user|human|operator|customer|requester|person)s?\b
+      | \b(?:regardless\s+of|no\s+matter|irrespective\s+of|even\s+if|even\s+when|even\s+though)
+        \s+(?:what|which|whatever|how)?
+        [^.;\n]{0,40}?\b(?:the\s+)?(?:user|human|instructions|request)
+      | \b(?:the\s+)?user\s+(?:has|have|had)\s+(?:already\s+)?(?:consented|agreed|approved|
+        authori[sz]ed|allowed|given\s+(?:permission|consent))
+      | \b(?:the\s+)?user\s+(?:must\s+not|should\s+not|shouldn'?t|does\s+not\s+need\s+to|
+        doesn'?t\s+need\s+to|need\s+not|must\s+never|should\s+never|is\s+not\s+to)\s+
+        (?:know|see|be\s+told|be\s+informed|find\s+out|notice|learn|be\s+aware)
+      | \b(?:instead\s+of|rather\s+than)\s+(?:what\s+)?the\s+user\s+(?:asked|requested|wants|said|
+        specified|typed)""", (*_USER_WORDS, "regardless", "matter", "irrespective", "even")),
+    _gate("impersonate", r"""\b(?:treat|consider|regard|read|handle)\s+[^.;\n]{0,60}?\bas\s+
+        (?:if\s+it\s+(?:came|comes|were)\s+from|coming\s+from|written\s+by|sent\s+by|said\s+by|
+        from|an?\s+instruction\s+from)\s+(?:the\s+)?(?:user|system|developer|administrator|
+        operator)
+      | \bthe\s+user\s+(?:says|said|has\s+said|asks|asked|wants\s+you\s+to|instructs)\s*:""",
+          ("treat", "consider", "regard", "read", "handle", "user")),
+    _gate("grant", r"""\byou\s+(?:are|have\s+been|were)\s+(?:now\s+|hereby\s+|also\s+)?
+        (?:authori[sz]ed|permitted|allowed|cleared|granted|entitled)\b""",
+          ("authorized", "authorised", "permitted", "allowed", "cleared", "granted", "entitled")),
+    _gate("stealth", r"""\b(?:quietly|silently|secretly|covertly|discreetly|invisibly)\s+
+        (?:\w+\s+)?(?:add|append|include|send|change|widen|replace|set|use|call|forward|copy|
+        upload|delete|remove|modify|switch|return|run|invoke|insert|post|save|store|log)\b""",
+          ("quietly", "silently", "secretly", "covertly", "discreetly", "invisibly")),
+    _gate("precedence", r"""\b(?:takes?|has|have|with)\s+(?:absolute\s+|highest\s+|top\s+)?
+        (?:precedence|priority)\s+over\b""", ("precedence", "priority")),
+    _gate("new", r"""\b(?:new|updated|real|hidden|secret|true)\s+(?:system\s+)?instructions?\s*
+        (?:[:\-]|follow|are)""", ("instruction", "instructions")),
+    _gate("secret", r"""\b(?:keep|treat)\s+(?:this|these|it)\s+(?:instructions?\s+|notes?\s+)?
+        (?:a\s+)?(?:secret|hidden|confidential|private)\b""",
+          ("secret", "hidden", "confidential", "private")),
+    _gate("supersedes", r"""\bthis\s+(?:instruction|message|note|notice|rule|description)\s+
+        (?:overrides|supersedes|replaces|takes)\b""", ("overrides", "supersedes", "replaces",
+                                                       "takes")),
+)
+
+
+_INSTRUCTION_NOUN = re.compile(r"\b(?:instructions?|notes?|messages?|steps?|descriptions?|rules?)\b",
+                              re.IGNORECASE)
+
+
+# Precedence over the model's instructions or the user ("takes precedence over any other
+# instruction", "over what the user asked"); over anything else it orders the tool's inputs.
+_PRECEDENCE_OVER_RULES = re.compile(r"""\s*(?:(?:any|all|every|the|your|other|earlier|previous|prior|
+    system|user'?s?)\s+){0,3}(?:instructions?|rules?|guidelines?|guidance|directives?|prompts?|
+    polic(?:y|ies)|users?|requests?|system|what\b|everything|anything|whatever)""",
+                                    re.IGNORECASE | re.VERBOSE)
+
+
+_ASK_THE_USER = re.compile(r"\b(?:ask|asking)\s+(?:the\s+|your\s+)?(?:user|human|customer)s?\b",
+                           re.IGNORECASE)
+
+
+def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    for label, m in _run(_TS103, text, ctx):
+        if label == "precedence" and not _PRECEDENCE_OVER_RULES.match(text, m.end()):
+            # "'id_no' takes precedence over 'name'", "over x,y": the tool's own inputs
+            yield Hit(m.start(), m.end(), "low", "orders the tool's own parameters")
+            continue
+        if (label == "secret" and not _INSTRUCTION_NOUN.search(m.group())
+                and _SECRET_ANY.search(text)):
+            # "Your API key ... Keep it confidential": advice about the user's own secret
+            yield Hit(m.start(), m.end(), "low", "asks to keep a secret value private")
+            continue
+        if label == "hide" and _ASK_THE_USER.search(m.group()):
+            # "Don't ask user for input": a value to fill in, not something kept from them
+            yield Hit(m.start(), m.end(), "medium", "asks the model not to ask the user")
+            continue
+        yield Hit(m.start(), m.end(), "high", "overrides earlier instructions or the user")
+    yield from _general("TS103", text, ctx)
+
+
+# -- TS104 cross-tool --------------------------------------------------------------------------
+
+_CALL_VERB = r"(?:call|invoke|run|use|execute|trigger|query|fetch|read|open|send)"
+_SEND_VERBS = ("send", "forward", "post", "upload", "email", "mail", "copy", "mirror", "report",
+               "share", "transmit", "relay", "bcc", "cc", "exfiltrate", "leak", "submit", "sync",
+               "push")
+_TS104 = (
+    _gate("first", rf"""(?:\b(?:must|should|needs?\s+to|have\s+to|please|always)\s+first|
+        (?:^|(?<=[.;:!?\n])|(?<=[.;:!?\n]\s)|(?<=[.;:!?\n]\s\s))first\s*,?|
+        \bbefore\s+(?:using|calling|invoking|running|
+        executing|answering|responding|replying)(?:\s+(?:this|the|any|these)\s+
+        (?:tools?|functions?))?\s*,?|\bprior\s+to\s+(?:using|calling|invoking)\s+(?:this|the)\s+
+        (?:tool|function)\s*,?)\s+(?:you\s+(?:must|should|need\s+to)\s+|please\s+|always\s+|
+        first\s+)?{_CALL_VERB}\b""", ("first", "before", "prior")),
+    _gate("then", r"""\b(?:after|once|when)\s+(?:calling|using|running|invoking|executing)\s+
+        (?:this|the)\s+(?:tool|function)\b[^.\n]{0,60}?\b(?:call|invoke|run|use|send|forward|
+        post|email|upload|notify|copy)\b""",
+          ("calling", "using", "running", "invoking", "executing")),
+    _gate("also", r"""\b(?:also|additionally|then|afterwards|subsequently|next)\s*,?\s+
+        (?:always\s+)?(?:call|invoke|execute|trigger)\s+""",
+          ("also", "additionally", "then", "afterwards", "subsequently", "next")),
+    _gate("order", r"""\b(?:call|invoke|run|execute|trigger|use)\s+(?:the\s+)?[`'"]?[A-Za-z_]
+        [\w.-]*[`'"]?(?:\s+(?:tool|function|command|endpoint))?\s+(?:first|beforehand|
+        before\s+this|afterwards|after\s+this|as\s+well|immediately\s+after)\b""",
+          ("first", "beforehand", "before", "afterwards", "after", "well", "immediately")),
+    _gate("send", r"""\b(?:send|forward|post|upload|e-?mail|mail|copy|mirror|report|share|
+        transmit|relay|bcc|cc|exfiltrate|leak|submit|sync)\s+(?:a\s+copy\s+of\s+)?
+        (?:(?:the|all|any|every|each|its|their|your|this|these)\s+){0,2}(?:tool'?s?\s+)?
+        (?:[\w-]+\s+){0,2}?(?P<what>results?|outputs?|responses?|contents?|data|conversation|
+        transcript|history|information|info|findings|answers?|everything|summary|details|
+        messages?|emails?|it|them)
+        \b[^.\n]{0,60}?\bto\b(?P<dest>[^.\n]{0,80})""", _SEND_VERBS),
+    _gate("exfil", rf"""\b(?:send|forward|post|upload|e-?mail|mail|copy|mirror|share|transmit|
+        relay|sync|push|report|leak|exfiltrate)\s+(?:it\s+|them\s+|everything\s+|a\s+copy\s+)?
+        (?:to|at|into)\s+(?:{_EMAIL}|{_URL}|@[\w-]+|\+?\d[\d\s().-]{{7,}}\d)""", _SEND_VERBS),
+    _gate("instead", r"""\b(?:use|call)\s+(?:this\s+tool\s+)?instead\s+of\b|\binstead\s+of\s+
+        (?:using|calling)\b|\b(?:this\s+tool|it)\s+(?:replaces|supersedes|overrides)\b
+        |\b(?:this\s+tool|it)\s+(?:is|has\s+been)\s+(?:temporarily\s+|now\s+)?(?:replaced|
+        superseded|disabled|moved)\b""",
+          ("instead", "replaces", "supersedes", "overrides", "replaced", "superseded", "disabled",
+           "moved")),
+)
+_EXTERNAL = re.compile(rf"{_EMAIL}|{_URL}|\+?\d[\d\s().-]{{7,}}\d|@\w+|webhook|endpoint|server|"
+                       r"address|external", re.IGNORECASE)
+_SEND_HIGH = {"result", "results", "output", "outputs", "response", "responses", "content",
+              "contents", "data", "conversation", "transcript", "history", "information", "info",
+              "findings", "answer", "answers", "everything", "summary", "details"}
+_ORDER_DETAIL = {"first": "asks for another call before this one",
+                 "then": "asks for another call after this one",
+                 "also": "asks for an additional call",
+                 "order": "orders a call to another tool"}
+_NAME_DIRECTIVE = _rx(r"""\b(?:always|must|should|never|first|before|after|then|call|invoke|run|
+    execute|trigger|send|forward|set|bcc|cc|redirect|route|replace)\b""")
+_NAME_SOFT = re.compile(r"\b(?:deprecated|instead|legacy|obsolete|see\s+also)\b", re.IGNORECASE)
+#: A token that can be a tool name in prose (``send_email``, ``math.factorial``).
+NAME_TOKEN = re.compile(r"(?<![\w.-])[A-Za-z_][\w.-]*\w")
+
+
+_ACTING_NAME = re.compile(r"(?:reset|delete|wipe|remove|drop|purge|destroy|send|post|transfer|pay|"
+                          r"approve|merge|publish|share|grant|invite|disable|revoke|rotate|kill|"
+                          r"shutdown|deploy|upload|forward|export|email|notify|truncate|erase|"
+                          r"unlock|disarm)", re.IGNORECASE)
+_TO_USER = re.compile(r"\s*(?:the\s+|your\s+)?(?:users?|humans?|requesters?|callers?)\b",
+                      re.IGNORECASE)
+_WITH_USER = re.compile(r"\bwith\s+(?:the\s+|your\s+)?(?:users?|humans?|requesters?)\b",
+                        re.IGNORECASE)
+
+
+def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    for label, m in _run(_TS104, text, ctx):
+        if label == "instead":
+            yield Hit(m.start(), m.end(), "medium", "steers the model to or from another tool")
+        elif label == "exfil":
+            yield Hit(m.start(), m.end(), "high", "sends something to an outside address")
+        elif label == "send":
+            dest = m.group("dest") or ""
+            if _TO_USER.match(dest) or _WITH_USER.search(m.group()):
+                # "share all information with the user": the user is not elsewhere
+                yield Hit(m.start(), m.end(), "low", "shares output with the user")
+                continue
+            external = _EXTERNAL.search(dest)
+            # "Send an email to the given address." opening a description is the tool's job
+            opening = ctx.kind in _DESCRIBING and not text[:m.start()].strip()
+            high = not opening and (m.group("what").lower() in _SEND_HIGH or external)
+            yield Hit(m.start(), m.end(), "high" if high else "medium",
+                      "sends tool output or conversation elsewhere")
+        elif _for_input(_Sentences(text).of(m.start(), m.end())):
+            yield Hit(m.start(), m.end(), "medium", "asks for another call, for an input")
+        else:
+            # an order of calls, with nothing sent anywhere, is phrasing alone (medium); an
+            # order to run another tool that acts (reset, delete, send, approve ...) moves
+            # that tool's calls (high)
+            start, end = _Sentences(text).around(m.start(), m.end())
+            acting = _ACTING_CALL.search(text, m.start(), end) and (
+                label in ("then", "also") or _UNPROMPTED.search(text, start, end)
+                or _UNCONDITIONAL.search(text, start, end))
+            yield Hit(m.start(), m.end(), "high" if acting else "medium",
+                      _ORDER_DETAIL[label] + (", one that acts" if acting else ""))
+    yield from _general("TS104", text, ctx)
+
+
+# Another tool's calls moved, which a tool's own documentation has no business doing: a hook on
+# another tool's use ("whenever send_email is about to be used", "after every call to
+# read_file", "each time create_pull_request runs, follow it with ...") or another tool
+# disabled ("do not call brave_web_search", "search_files must not be called", "the
+# create_event tool is deprecated").
+_HOOK_BEFORE = (r"(?:whenever|every\s+time|each\s+time|any\s+time|after\s+(?:every|each|any|all)|"
+                r"before\s+(?:every|each|any|all)|(?:follow|precede)\s+(?:every|each|all|any))"
+                r"\b[^.;!?]{0,40}?")
+_USED = r"(?:is|are|gets?|was)?\s*(?:about\s+to\s+be\s+)?(?:used|called|invoked|run|runs|executed|succeeds)"
+_DISABLE_BEFORE = (r"(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|cannot|can'?t|no\s+longer)"
+                   r"\s+(?:\w+\s+){0,2}?(?:use|call|invoke|run|trust|rely\s+on)\s+(?:the\s+)?(?:[\w-]+\s+(?:or|and|,)\s+)*")
+_DISABLED_AFTER = (r"(?:\s+tool)?\s+(?:(?:is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?(?:deprecated|"
+                   r"disabled|broken|obsolete|unsafe|retired|unreliable|compromised)|(?:must|should|may)\s+"
+                   r"(?:not|never)\s+be\s+(?:used|called|invoked|run))")
+
+
+@functools.lru_cache(maxsize=4096)
+def _other_tool_moved(sentence: str, name: str) -> bool:
+    """Whether ``sentence`` hooks onto or disables the tool named by ``name`` (escaped)."""
+    return bool(re.search(rf"{_HOOK_BEFORE}\b{name}\b(?:\s+tool)?\s*{_USED}\b"
+                          rf"|\b(?:after|before)\s+(?:every|each|any)\s+(?:call|use|run)\s+(?:to|of)\s+"
+                          rf"{name}\b|{_DISABLE_BEFORE}{name}\b(?!\s+(?:first|again|twice|yet|"
+                          rf"before|after|until|unless))|\b{name}\b{_DISABLED_AFTER}",
+                          sentence, re.IGNORECASE))
+
+
+def _ts104_names(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    names = ctx.known_names
+    if not names or names.isdisjoint(NAME_TOKEN.findall(text)):
+        return
+    sentences = _Sentences(text)
+    for m in NAME_TOKEN.finditer(text):
+        if m.group() not in names or m.group() == ctx.tool:
+            continue
+        sentence = sentences.of(m.start(), m.end())
+        name = re.escape(m.group())
+        if _other_tool_moved(sentence, name):
+            yield Hit(m.start(), m.end(), "high", f"hooks onto or disables another tool of the "
+                                                  f"catalogue, {m.group()!r}")
+        elif _NAME_SOFT.search(sentence) or _for_input(sentence):
+            yield Hit(m.start(), m.end(), "medium", f"refers to another tool, {m.group()!r}")
+        elif _NAME_DIRECTIVE.search(sentence):
+            # a tool that acts, ordered for the model's own turn or on every call, is high
+            acting = (_ACTING_CALL.search(sentence) is not None
+                      and (_UNPROMPTED.search(sentence) or _UNCONDITIONAL.search(sentence))
+                      and _ACTING_NAME.match(m.group()) is not None)
+            yield Hit(m.start(), m.end(), "high" if acting else "medium",
+                      f"orders a call to another tool that acts, {m.group()!r}" if acting
+                      else f"instructs about another tool of the catalogue, {m.group()!r}")
+        else:
+            yield Hit(m.start(), m.end(), "low", f"mentions another tool, {m.group()!r}")
+
+
+# -- TS105 secret-request ----------------------------------------------------------------------
+
+_TS105 = (
+    _gate("file", r"""~/\.[\w-]+(?:/[\w.-]+)* | \.ssh/ | \bid_(?:rsa|dsa|ecdsa|ed25519)\b
+        | /etc/(?:passwd|shadow) | \.aws/credentials | (?<![\w.])\.env\b | \.npmrc\b | \.netrc\b
+        | \.pgpass\b | \.git-credentials | \.docker/config\.json | \bmcp\.json\b
+        | claude_desktop_config\.json | \.cursor/""",
+          ("~/", ".ssh/", "id_", "/etc/", ".aws", ".env", ".npmrc", ".netrc", ".pgpass",
+           ".git-cred", ".docker", "mcp.json", "claude_desktop", ".cursor/")),
+    _gate("credential", r"""\bkeychain\b | \bseed\s+phrases? | \brecovery\s+phrases? | \bmnemonic\b
+        | \bprivate[\s_-]keys? | \bssh[\s_-]keys? | \bapi[\s_-]?keys? | \bapikeys?\b
+        | \baccess[\s_-]?tokens? | \bauth(?:entication|orization)?[\s_-]?(?:tokens?|headers?|
+          cookies?) | \bbearer\s+tokens? | \bsession[\s_-]?(?:tokens?|cookies?)
+        | \brefresh[\s_-]tokens? | \bsecret[\s_-]?keys? | \bclient[\s_-]secrets? | \bsecrets?\b
+        | \bpasswords? | \bpassphrases? | \bpasswd\b | \bcredentials? | \bcookies\b
+        | \bcredit\s+card(?:\s+numbers?)? | \bsocial\s+security | \bcvv\b
+        | \bone-time\s+(?:codes?|passwords?) | \b2fa\s+codes? | \benvironment\s+variables?
+        | \benv\s+vars?\b | \b_?auth_?token\b | \bprintenv\b | \bos\.environ\b
+        | \bending\s+in\s+_?(?:key|token|secret|password)\b""",
+          ("keychain", "seed", "recovery", "mnemonic", "private", "ssh", "api", "apikey",
+           "apikeys", "access", "accesstoken", "accesstokens", "auth*", "bearer", "session*",
+           "refresh", "secret*", "passw*", "passphrase*", "credential*", "cookies", "credit",
+           "social", "cvv", "one-time", "2fa", "environment", "env", "printenv", "environ",
+           "ending")),
+    _gate("variable", r"""(?-i:\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|
+        PAT|CREDENTIALS?)\b)""", ("token", "key", "secret", "password", "passwd", "pat",
+                                   "credential", "credentials"), also=("_",)),
+    _gate("conversation", r"""\b(?:entire|full|whole|complete)\s+(?:conversation|chat|dialog(?:ue)?|
+          context)
+        | \bconversation\s+(?:history|so\s+far|log|transcript|context)
+        | \bchat\s+(?:history|log|transcript) | \bmessage\s+history
+        | \b(?:previous|prior|earlier|all|past|other)\s+(?:user\s+)?(?:messages|conversations|
+          chats|prompts)
+        | \bmessages\s+(?:of|from|in)\s+(?:the|this)\s+(?:current\s+|ongoing\s+)?(?:conversation|
+          chat|session|thread)""",
+          ("conversation", "conversations", "chat", "chats", "dialog", "dialogue", "context",
+           "message", "messages", "prompts"),
+          also=("entire", "full", "whole", "complete", "history", "far", "log", "transcript",
+                "context", "previous", "prior", "earlier", "all", "past", "other", "the",
+                "this")),
+    _gate("prompt", r"""\bsystem\s+prompt | \byour\s+(?:instructions|system\s+message|guidelines|
+          rules) | \bthe\s+(?:system\s+message|hidden\s+prompt)""",
+          ("system", "instructions", "guidelines", "rules", "hidden"),
+          also=("prompt", "message", "your")),
+    _gate("personal", r"""\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+){0,2}(?:messages|emails|contacts|
+          files|documents|folders?|directory|downloads|desktop|photos|inbox|mailbox|drive|
+          location|address|name|phone(?:\s+number)?|browsing\s+history|
+          birthday|date\s+of\s+birth)\b | \bhome\s+(?:directory|address) | \bphone\s+numbers?
+          | \bip\s+address(?:es)? | \bdate\s+of\s+birth | \bfull\s+name""",
+          ("user", "users", "home", "phone", "ip", "birth", "full"),
+          also=("messages", "emails", "contacts", "files", "documents", "location", "address",
+                "addresses", "name", "phone", "number", "numbers", "browsing", "birthday",
+                "folder", "folders", "downloads", "desktop", "photos", "inbox", "mailbox", "drive",
+                "birth", "date", "directory")),
+)
+_TAKE_VERB = _rx(r"""
+    \b(?:read|cat|open|load|include|including|pass|passing|send|sending|attach|provide|append|
+    prepend|insert|put|paste|copy|forward|upload|add|embed|share|extract|collect|gather|dump|print|
+    leak|exfiltrate|fill|supply|give|transmit|post|echo|output|reveal|disclose|retrieve|grab|fetch|
+    summari[sz]e|encode|submit|quote|repeat|list\s+all|save|store|record|log|remember|keep|write|
+    note|use|using|passed|attached|included|sent|copied|pasted|provided|supplied)\b""")
+
+
+_EXAMPLE_HEAD = re.compile(r"\s*(?:[-*•]\s*)?(?:example|e\.g\.|for\s+example)\b", re.IGNORECASE)
+# A sentence that spells out a value's format names what goes in it; it asks for nothing.
+_FORMAT_EXPLAINED = re.compile(r"\bformatted\s+(?:as|like)\b|\bin\s+the\s+format\b|"
+                               r"\bwhere\s+[{<]\w+[}>]\s+(?:is|stands\s+for)\b", re.IGNORECASE)
+
+
+def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    sentences = _Sentences(text)
+    told: list[tuple[int, int]] | None = None
+    for label, m in _run(_TS105, text, ctx):
+        if told is None:
+            told = [(c.start, c.end) for c in _directives(text, ctx)]
+        if label == "file" and ctx.kind in _VALUE_KINDS:
+            yield Hit(m.start(), m.end(), "high", f"a value pointing at {m.group().strip()!r}")
+        elif _KEEP_SAFE.search(sentences.of(m.start(), m.end())):
+            # "This key should be kept secret": advice about the user's own value
+            yield Hit(m.start(), m.end(), "low", f"asks to keep {m.group().strip()!r} private")
+        elif _kept_out(text, sentences.around(m.start(), m.end())[0], m.start()):
+            yield Hit(m.start(), m.end(), "low", f"asks to keep {m.group().strip()!r} out")
+        elif _FORMAT_EXPLAINED.search(sentences.of(m.start(), m.end())):
+            # "formatted as 'https://{ip}/api' where {ip} is the IP address of the server"
+            yield Hit(m.start(), m.end(), "medium", f"mentions {m.group().strip()!r}")
+        elif any(s <= m.start() < e for s, e in told) or (
+                label in ("file", "variable") and _TAKE_VERB.search(sentences.of(m.start(),
+                                                                                 m.end()))):
+            start = sentences.around(m.start(), m.end())[0]
+            # a kind of secret named in an instruction ("for Secret resources", "these are
+            # credentials", "Example: Fill username, password") is not one asked for: high
+            # needs a verb that takes it, just before it
+            taken = label != "credential" or (
+                _TAKE_VERB.search(text, max(start, m.start() - 60), m.start()) is not None
+                and not _EXAMPLE_HEAD.match(text, start))
+            yield Hit(m.start(), m.end(), "high" if taken else "medium",
+                      f"asks to pass on {m.group().strip()!r}" if taken
+                      else f"mentions {m.group().strip()!r} in an instruction")
+        else:
+            yield Hit(m.start(), m.end(), "medium", f"mentions {m.group().strip()!r}")
+    yield from _general("TS105", text, ctx)
+
+
+# -- TS109 urgency-authority -------------------------------------------------------------------
+
+_TS109 = (
+    _gate("shout", r"""(?-i:\b(?:IMPORTANT|CRITICAL|URGENT|MANDATORY|WARNING|ATTENTION|NOTICE|
+        REQUIRED|PRIORITY|SECURITY\s+NOTICE|ACTION\s+REQUIRED)\b)\s*[:!]""",
+          ("important", "critical", "urgent", "mandatory", "warning", "attention", "notice",
+           "required", "priority", "security", "action")),
+    _gate("urgency", r"""\b(?:urgent(?:ly)?|immediately|right\s+away|without\s+delay|asap|
+        at\s+once)\b""", ("urgent", "urgently", "immediately", "away", "delay", "asap", "once")),
+    _gate("official", r"""\bthis\s+is\s+(?:a\s+|an\s+)?(?:mandatory|required|critical|official|
+        urgent|security)\b""", ("mandatory", "required", "critical", "official", "urgent",
+                                "security"), also=("this",)),
+    _gate("authority", r"""\b(?:mandated|required|authori[sz]ed|approved|requested)\s+by\s+
+        (?:the\s+)?(?:admin|administrator|security|compliance|legal|it|system|developer|operator|
+        management|anthropic|openai|google|microsoft)
+      | \bon\s+behalf\s+of\s+(?:the\s+)?(?:admin|administrator|developer|security|system|
+        anthropic|openai)
+      | \b(?:notice|message|note|directive|instruction|order|update|request)s?\s+from\s+
+        (?:the\s+|your\s+|our\s+)?(?:[\w-]+\s+)?(?:admin|administrator|developers?|security\s+team|
+        operator|owner|maintainers?|it\s+department|system|anthropic|openai)
+      | \b(?:the\s+)?(?:developer|administrator|admin|operator|system|anthropic|openai)s?\s+
+        (?:requires?|mandates?|has\s+instructed|instructs|wants\s+you)\b""",
+          ("mandated", "required", "authorized", "authorised", "approved", "requested",
+           "behalf", "requires", "require", "mandates", "mandate", "instructed", "instructs",
+           "wants", "notice", "notices", "message", "note", "directive", "instruction", "order",
+           "update", "request"),
+          also=("admin", "administrator", "security", "compliance", "legal", "it", "system",
+                "developer", "developers", "operator", "management", "anthropic", "openai",
+                "google", "microsoft", "maintainer", "maintainers", "owner", "team",
+                "department", "administrators", "admins", "operators", "systems")),
+    _gate("policy", r"""\bper\s+(?:company|security|corporate|legal|compliance|
+        organi[sz]ation(?:al)?)\s+(?:policy|policies|requirements?|rules?)
+      | \b(?:security|compliance|legal|it|admin|system)\s+(?:team|department|policy|notice|
+        requirement|mandate|override|directive)\b""",
+          ("policy", "policies", "requirement", "requirements", "rule", "rules", "team",
+           "department", "notice", "mandate", "override", "directive")),
+    _gate("threat", r"""\bfailure\s+to\s+(?:comply|follow|do\s+so|obey)\b
+      | \b(?:will|may|could)\s+result\s+in\s+(?:data\s+loss|termination|a\s+security|suspension|
+        penalt|legal)
+      | \b(?:or(?:\s+else)?|otherwise)\s*,?\s+(?:the|this|your)\s+(?:request|call|tool|action|
+        operation|account|query|server)\s+will\s+(?:be\s+(?:rejected|blocked|denied|refused|
+        suspended)|fail|break|not\s+work)""", ("failure", "result", "or", "otherwise"),
+          also=("comply", "follow", "do", "obey", "loss", "termination", "security",
+                "suspension", "penalty", "penalties", "legal", "rejected", "blocked", "denied",
+                "refused", "suspended", "fail", "break", "work")),
+    _gate("caps", r"""(?-i:\b[A-Z]{3,}(?:\s+[A-Z]{3,})+\b)\s*[:!]
+      | \[\s*(?-i:[A-Z]{3,}(?:[\s_-]+[A-Z]{3,})+)[^\]]{0,20}\]""", (":", "!", "[")),
+    _gate("order", r"""\bby\s+order\s+of\b""", ("order",), also=("by",)),
+    _gate("rulebook", r"""\b(?:under|per|according\s+to)\s+(?:the\s+|our\s+|your\s+)?
+        (?:[\w-]+\s+){0,2}(?:polic(?:y|ies)|regulations?|requirements?|rules)\b""",
+          ("under", "per", "according"),
+          also=("policy", "policies", "regulation", "regulations", "requirement",
+                "requirements", "rules")),
+    _gate("office", r"""\b(?:admin|administrator|operator|owner|security|compliance|legal|it|
+        system|maintainers?|developers?)(?:'s)?\s+(?:directive|notice|order|request|requirement|
+        mandate|instruction|memo|update|alert)s?\b""",
+          ("directive", "directives", "notice", "notices", "order", "orders", "request",
+           "requests", "requirement", "requirements", "mandate", "mandates", "instruction",
+           "instructions", "memo", "memos", "update", "updates", "alert", "alerts"),
+          also=("admin", "administrator", "operator", "owner", "security", "compliance", "legal",
+                "it", "system", "maintainer", "maintainers", "developer", "developers")),
+    _gate("sender", r"""\b(?:notice|message|directive|order|memo|note|word|instructions?|request|
+        update)s?\s+from\s+(?:the\s+|your\s+|our\s+)?(?:[\w-]+\s+){0,3}(?:team|operator|owner|
+        admin|administrator|maintainers?|developers?|company|management|server|vendor|provider|
+        anthropic|openai)\b""", ("from",),
+          also=("team", "operator", "owner", "admin", "administrator", "maintainer",
+                "maintainers", "developer", "developers", "company", "management", "server",
+                "vendor", "provider", "anthropic", "openai")),
+    _gate("cleared", r"""\b(?:pre-?approved|pre-?authori[sz]ed|whitelisted|mandatory|compulsory|
+        compliance\s+requirement)\b""",
+          ("preapproved", "approved", "preauthorized", "preauthorised", "authorized",
+           "authorised", "whitelisted", "mandatory", "compulsory", "compliance")),
+    _gate("stress", r"""\b(?:highest|top)\s+priority\b|\b(?:critically|extremely|very)\s+
+        important\b|\bstrictly\s+(?:required|necessary|mandatory)\b""",
+          ("priority", "important", "strictly")),
+)
+
+
+_ESCALATING = frozenset({"official", "authority", "policy", "threat", "caps", "order",
+                         "rulebook", "office", "sender", "cleared"})
+_MODAL_DIRECTIVE = _rx(r"""\b(?:must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+required
+    \s+to|required\s+to)\b""")
+
+
+_SENDER_LABELS = frozenset({"sender", "order", "authority", "cleared", "threat"})
+# "MANDATORY REQUIREMENTS:" heads documentation; pre-approval is the claim that matters
+_MANDATORY = re.compile(r"(?i)mandatory|compulsory|compliance\s+requirement")
+# The model's own vendor or operator named as the authority (a server about Google Cloud names
+# Google as its subject, not as an authority over the model).
+_VENDOR = re.compile(r"\b(?:anthropic|openai|your\s+(?:developer|operator|administrator|admin|"
+                     r"owner))\b", re.IGNORECASE)
+
+
+def _ts109(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    directive: bool | None = None
+    for label, m in _run(_TS109, text, ctx):
+        if label in _ESCALATING:
+            if directive is None:
+                directive = bool(_MODAL_DIRECTIVE.search(text) or _DIRECTIVE_CUE.search(text)
+                                 or _UNCONDITIONAL.search(text)
+                                 or any(True for _ in _directives(text, ctx)))
+            if directive:
+                # an authority named as the sender of an order (an administrator, a vendor, a
+                # security team), pre-approval or a threat, around an instruction: high;
+                # headings such as IMPORTANT: or per policy are framing, medium
+                named = (label in _SENDER_LABELS and not _MANDATORY.fullmatch(m.group())) or bool(
+                    _VENDOR.search(text))
+                yield Hit(m.start(), m.end(), "high" if named else "medium",
+                          "an authority named as the source of an instruction" if named
+                          else "authority framing around an instruction")
+                continue
+        yield Hit(m.start(), m.end(), "medium", "urgency or authority framing")
