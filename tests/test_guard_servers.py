@@ -20,8 +20,7 @@ CAPTURES = {p.stem: json.loads(p.read_text(encoding="utf-8"))
             for p in sorted((CORPUS / "tools").glob("*.json"))}
 #: Captures the loader cannot read (a loader limit; `toolform guard` exits 2 naming the path).
 UNREADABLE = {"netlify": "enum must list at least one value",
-              "flightradar": "a parameters schema must describe an object",
-              "ms-365": "$ref cycle"}
+              "flightradar": "a parameters schema must describe an object"}
 
 
 def test_the_corpus_has_the_servers_and_tools_its_card_reports():
@@ -49,7 +48,8 @@ def test_every_server_is_split_by_its_package_hash():
 # the held-out figures of batch 2 were scored once with it, those of batch 1 once with the ninth
 # revision (the same figures) before either was read.
 RECORDED = {
-    ("dev", None): (53, 13855, 0, 52),
+    # ms-365 (dev) loads since recursive $refs have an IR: 7,901 more texts, 25 of them high
+    ("dev", None): (53, 21756, 25, 52),
     ("heldout", 1): (54, 9940, 63, 35),
     ("heldout", 2): (12, 6024, 34, 6),
 }
@@ -61,7 +61,7 @@ def test_the_guard_on_the_servers_as_recorded(split, batch):
     got = (len(rows), sum(int(r["texts"]) for r in rows),
            sum(int(r["fields_high"]) for r in rows), sum(r["exit"] == 0 for r in rows))
     assert got == RECORDED[(split, batch)]
-    # a capture the loader cannot read is exit 2, never a crash, and only these three
+    # a capture the loader cannot read is exit 2, never a crash, and only these two
     unread = {r["server"]: r["error"] for r in rows if r["exit"] == 2}
     assert set(unread) <= set(UNREADABLE)
     assert all(UNREADABLE[name] in error for name, error in unread.items())
