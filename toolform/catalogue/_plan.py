@@ -123,7 +123,8 @@ def _count_evidence(n_tools: int) -> tuple[list[EvidenceRow], str]:
 
     def words(r: Mapping[str, Any]) -> str:
         what = "strict accuracy" if r["reading"] == "strict" else f"{r['reading']} turns"
-        return f"{what} at {r['n_tools']} tools, one shot, pooled over the core formats"
+        tools = "tool" if r["n_tools"] == 1 else "tools"
+        return f"{what} at {r['n_tools']} {tools}, one shot, pooled over the core formats"
 
     def rows(n: int, reading: str) -> list[EvidenceRow]:
         return _cite("tool_count_pooled", "value", ("n_tools", "reading"), words, n_tools=n,

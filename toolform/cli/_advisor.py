@@ -80,7 +80,9 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(rec.summary())
         typer.echo("")
-        typer.echo(rec.ranking_frame().head(5).round(2).to_string(index=False))
+        ranking = rec.ranking_frame().head(5).round(
+            {"expected_accuracy": 2, "low": 2, "high": 2, "cost_per_request": 7, "score": 2})
+        typer.echo(ranking.to_string(index=False))
         typer.echo("")
         if rec.catalogue is not None:
             typer.echo(f"catalogue: {rec.catalogue.strategy}. {rec.catalogue.reason}")
