@@ -7,7 +7,7 @@ import json
 import pytest
 
 from catalogue_fakes import CatalogueFake
-from toolform.catalogue import SELECTION_ASK, SELECTION_MAX_TOKENS, Selection, TwoStage
+from toolform.catalogue import SELECTION_ASK, SELECTION_MAX_TOKENS, TwoStage
 from toolform.clients import Completion
 from toolform.formats import render, render_block
 from toolform.generator import decoy_catalogue
@@ -137,3 +137,20 @@ def test_stage_two_is_parsed_against_the_whole_catalogue():
 def test_empty_toolset_is_refused():
     with pytest.raises(ValueError, match="empty"):
         TwoStage(Toolset())
+
+
+def test_the_system_placement_keeps_the_recorded_layout():
+    from toolform.catalogue import ASK_PLACEMENTS, SELECTION_INSTRUCTION
+
+    toolset = decoy_catalogue(4, 0, target="get_current_weather")
+    system, user = TwoStage(toolset, ask_placement="system").selection_messages("weather?")
+    # the layout the committed count-sweep cassette was recorded with, byte for byte
+    block = render_block(toolset, "names_desc_then_schema")
+    assert system["content"] == (f"You can use one of the following tools.\n\n{block}\n\n"
+                                 f"{SELECTION_INSTRUCTION}\n")
+    assert user == {"role": "user", "content": "weather?"}
+    assert ASK_PLACEMENTS == ("request", "system")
+    with pytest.raises(ValueError, match="ask_placement"):
+        TwoStage(toolset, ask_placement="both")
+    with pytest.raises(KeyError):
+        TwoStage(toolset, protocol_id="no_such_protocol")

@@ -37,6 +37,11 @@ def test_the_documented_imports():
                               TWO_STAGE_FORMATS, OpenAICompatClient, ParsedReply, Toolset,
                               generated_toolset, parse_reply)
 
+    import toolform.study as study
+
+    assert (CORE_FORMAT_LABELS, CROSSING_PROTOCOLS, RULE_COLUMNS, TWO_STAGE_FORMATS) == (
+        study.CORE_FORMAT_LABELS, study.CROSSING_PROTOCOLS, study.RULE_COLUMNS,
+        study.TWO_STAGE_FORMATS)
     assert len(generated_toolset()) == 93 and isinstance(generated_toolset(), Toolset)
     assert OpenAICompatClient.__name__ == "OpenAICompatClient"
     universe = ToolUniverse(tools=[ToolIR("get_weather", "Weather now.", (
@@ -269,7 +274,7 @@ def test_count_tokens():
     else:
         assert exact == 2
     try:
-        import transformers  # noqa: F401
+        import transformers  # noqa: F401  (only whether it is installed)
     except ImportError:
         with pytest.raises(MissingDependencyError, match="pip install transformers"):
             count_tokens("hello", "Qwen/Qwen3-8B")
