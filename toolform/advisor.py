@@ -667,13 +667,13 @@ def _score_core(ix: _Tables, ctx: _Context, fid: str) -> list[_Candidate]:
     if own is not None:
         base = own["accuracy"]
         rows.append((ctx.own_table, own, "accuracy", ctx.own_key,
-                            f"{ctx.own_label}, {label}, {ix.base_n_tools} tools, tier "
-                            f"{ix.base_tier}, main rule", "base"))
+                     f"{ctx.own_label}, {label}, {ix.base_n_tools} tools, tier "
+                     f"{ix.base_tier}, main rule", "base"))
     else:
         base = pooled
     rows.append(("main_grid", pooled_row, "accuracy", ("format_id", "rule"),
-                        f"{label}, pooled, {ix.base_n_tools} tools, tier {ix.base_tier}, "
-                        f"{rule} rule", "pooled"))
+                 f"{label}, pooled, {ix.base_n_tools} tools, tier {ix.base_tier}, "
+                 f"{rule} rule", "pooled"))
     n, tier = ctx.n_tools, ctx.tier
     c_n, count_rows = _count_accuracy(ix, fid, n)
     c_base, base_rows = _count_accuracy(ix, fid, ix.base_n_tools)
@@ -683,8 +683,8 @@ def _score_core(ix: _Tables, ctx: _Context, fid: str) -> list[_Candidate]:
         shifts["tool_count"] = _logit(c_n) - _logit(c_base)
         for r in (*base_rows, *count_rows):
             rows.append(("tool_count", r, "accuracy", ("format_id", "n_tools"),
-                                f"{label} at {r['n_tools']} tools, tier {ix.base_tier}",
-                                "tool_count"))
+                         f"{label} at {r['n_tools']} tools, tier {ix.base_tier}",
+                         "tool_count"))
     tier_move = _logit(t_t) - _logit(t_base)
     tier_dropped = n != ix.base_n_tools and tier_move > 0
     if tier != ix.base_tier:
@@ -692,7 +692,7 @@ def _score_core(ix: _Tables, ctx: _Context, fid: str) -> list[_Candidate]:
             shifts["tier"] = tier_move
         for t in (ix.base_tier, tier):
             rows.append(("tiers", ix.tiers[fid, t], "accuracy", ("format_id", "tier"),
-                                f"{label} at tier {t}, {ix.base_n_tools} tools", "tier"))
+                         f"{label} at tier {t}, {ix.base_n_tools} tools", "tier"))
     default = ix.default_protocol[fid]
     cross_default = ix.crossing.get((fid, default, rule))
 
@@ -705,15 +705,15 @@ def _score_core(ix: _Tables, ctx: _Context, fid: str) -> list[_Candidate]:
             if cross is not None and cross_default is not None:
                 moves["protocol"] = _logit(cross["accuracy"]) - _logit(cross_default["accuracy"])
                 evidence.append(("protocol_crossing", cross_default, "accuracy",
-                                        ("format_id", "protocol_id", "rule"),
-                                        f"{label} with {default}, {rule} rule", "protocol"))
+                                 ("format_id", "protocol_id", "rule"),
+                                 f"{label} with {default}, {rule} rule", "protocol"))
             else:
                 cell_notes.append(f"no measurement pairs {fid} with {protocol}; its estimate "
                                   f"is {fid}'s own, with {default}")
         if cross is not None:
             evidence.append(("protocol_crossing", cross, "accuracy",
-                                    ("format_id", "protocol_id", "rule"),
-                                    f"{label} with {protocol}, {rule} rule", "protocol"))
+                             ("format_id", "protocol_id", "rule"),
+                             f"{label} with {protocol}, {rule} rule", "protocol"))
         point = _logit(base)
         expected = _expit(point + sum(moves.values()))
         values = [base, pooled, c_n, t_t] + ([cross["accuracy"]] if cross is not None else [])
@@ -764,8 +764,8 @@ def _score_other(ix: _Tables, ctx: _Context, fid: str) -> _Candidate | None:
     protocol = ctx.s.protocol or default
     notes = ([f"no measurement pairs {fid} with {protocol}"] if protocol != default else [])
     evidence = [("formats", row, "call_exact", ("format_id",),
-                        f"{fid}, pooled over every cell it ran in (the study's format "
-                        "leaderboard, not the paper's main grid)", "base")]
+                 f"{fid}, pooled over every cell it ran in (the study's format leaderboard, "
+                 "not the paper's main grid)", "base")]
     return _Candidate(fid, protocol, False, measured, measured, measured, evidence,
                       protocol_source="given" if protocol != default else "default",
                       notes=notes)
@@ -795,8 +795,8 @@ def _price_candidate(ix: _Tables, ctx: _Context, c: _Candidate, notes: list[str]
         c.schema_tokens = round(row["schema_tokens"] * ctx.n_tools / ix.cost_n_tools)
         c.tokens_source = "study"
         c.evidence.append(("cost", row, "schema_tokens", ("format_id",),
-                                  f"{_label(c.format_id)} tool block at "
-                                  f"{ix.cost_n_tools} tools", "cost"))
+                           f"{_label(c.format_id)} tool block at "
+                           f"{ix.cost_n_tools} tools", "cost"))
     if row is None or c.schema_tokens is None:
         return
     completion = _completion_tokens(ix, c.format_id, c.protocol_id)
