@@ -266,6 +266,10 @@ def test_the_cost_objective_ranks_by_accuracy_per_cost() -> None:
                                                     reverse=True)
     per_token = recommend(objective="accuracy_per_token")
     assert per_token.ranking[0].score >= per_token.ranking[-1].score
+    # a format outside the cost table cannot be scored; the JSON form stays strict JSON
+    mixed = recommend(objective="cost", candidates=["xml_schema", "go_signature"])
+    assert mixed.ranking[-1].format_id == "go_signature" and mixed.ranking[-1].score == -math.inf
+    assert json.loads(json.dumps(mixed.to_dict(), allow_nan=False))["ranking"][-1]["score"] is None
     custom = recommend(objective="cost", price=Price(3.0, 3.0, 15.0))
     assert custom.price.input_per_m == 3.0
     assert set(OBJECTIVES) == {"accuracy", "cost", "accuracy_per_token"}

@@ -277,7 +277,8 @@ class CellEstimate:
     cost_per_request : float or None
         Under the situation's price vector.
     score : float or None
-        What the objective ranks by (expected accuracy for ``accuracy``).
+        What the objective ranks by (expected accuracy for ``accuracy``); ``-inf`` for a
+        candidate the objective cannot score (no cost in the study's tables).
     penalties : tuple of str
         Why it is ranked after the rest: ``context`` (the block takes over half the window),
         ``hidden`` (the format hides required nested fields of these tools).
@@ -484,7 +485,9 @@ class Recommendation:
             "cost_per_request": self.cost_per_request,
             "price": self.price.to_dict() if self.price else None,
             "shifts": {k: round(v, 6) for k, v in self.shifts.items()},
-            "ranking": [{**vars(c), "penalties": list(c.penalties)} for c in self.ranking],
+            "ranking": [{**vars(c), "penalties": list(c.penalties),
+                         "score": c.score if c.score is not None and math.isfinite(c.score)
+                         else None} for c in self.ranking],
             "evidence": [e.to_dict() for e in self.evidence],
             "guard": self.guard.to_dict() if self.guard else None,
             "surface": dict(self.surface) if self.surface else None,
