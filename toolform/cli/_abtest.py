@@ -100,6 +100,6 @@ def register(app: typer.Typer) -> None:
         result.cells.to_csv(out / "cells.csv", index=False)
         written = save_chart(result.chart(), out / "ab_chart")
         typer.echo(result.report())
-        typer.echo(f"wrote {out / 'turns.csv'}, {out / 'cells.csv'}, "
-                   + ", ".join(str(p) for p in written))
+        for path in [out / "turns.csv", out / "cells.csv", *written]:
+            typer.echo(f"wrote {path}")
         report_failures(result.turns, strict=strict)

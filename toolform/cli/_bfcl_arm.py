@@ -52,7 +52,7 @@ def bfcl_arm_text(table: Any, turns: Any) -> str:
                            f"{by_grading.at[g, 'ci_high']:.1f}]" for g in GRADINGS)])
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         lines += ["", f"cell {cell}"]
-        lines += ["  ".join(text.ljust(w) if i == 0 else text.rjust(w)
+        lines += [" ".join(text.ljust(w) if i == 0 else text.rjust(w)
                             for i, (text, w) in enumerate(zip(r, widths))).rstrip()
                   for r in [header, *rows]]
     return "\n".join(lines)
@@ -142,5 +142,6 @@ def register(app: typer.Typer) -> None:
         turns.to_csv(out / "turns.csv", index=False)
         table.to_csv(out / "table.csv", index=False)
         typer.echo(bfcl_arm_text(table, turns))
-        typer.echo(f"wrote {out / 'turns.csv'}, {out / 'table.csv'}")
+        for path in (out / "turns.csv", out / "table.csv"):
+            typer.echo(f"wrote {path}")
         report_failures(turns, strict=strict)
