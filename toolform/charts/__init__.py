@@ -10,6 +10,7 @@ from ._catalogue import (
     end_to_end_chart,
     recall_chart,
     routing_lab_chart,
+    routing_sweep_chart,
     routing_trace_chart,
     sweep_tokens_chart,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "offline_bundle",
     "recall_chart",
     "routing_lab_chart",
+    "routing_sweep_chart",
     "routing_trace_chart",
     "rule_flip_chart",
     "s_curve_chart",

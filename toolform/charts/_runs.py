@@ -57,9 +57,10 @@ def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B",
     subtitle = ["points: accuracy (% of graded turns); bars: Wilson 95% interval",
                 f"n = {n_turns[0] if len(n_turns) == 1 else 'as labelled'} graded turns per "
                 f"cell; contrasts are taken against the {reference} cell"]
-    base = alt.Chart(shown, title=alt.Title(title, subtitle=subtitle)).encode(
-        y=alt.Y("label:N", sort=list(dict.fromkeys(shown["label"])),
-                title="cell (format/protocol)", axis=alt.Axis(labelLimit=360)),
+    base = alt.Chart(shown).encode(
+        # the labels name the cells (format/protocol); an axis title would sit over them
+        y=alt.Y("label:N", sort=list(dict.fromkeys(shown["label"])), title=None,
+                axis=alt.Axis(labelLimit=360)),
         yOffset=alt.YOffset("rule:N", sort=RULE_ORDER, scale=alt.Scale(domain=RULE_ORDER)),
         color=alt.Color("rule:N", sort=RULE_ORDER, scale=alt.Scale(domain=RULE_ORDER),
                         title="grading rule"),
@@ -77,7 +78,8 @@ def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B",
                  alt.Tooltip("n:Q", title="graded turns"),
                  alt.Tooltip("n_errors:Q", title="failed turns")],
     )
-    return alt.layer(bars, points).properties(width=420, height=alt.Step(12))
+    return alt.layer(bars, points, title=alt.Title(title, subtitle=subtitle)).properties(
+        width=420, height=alt.Step(12))
 
 
 def _cell_label(cell: str, format_id: str, n: int, failed: int, reference: str) -> str:
