@@ -43,10 +43,12 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 
-# JupyterLab user settings: no news fetching, no update checks (both would reach the network).
+# JupyterLab user settings: no news fetching, no update checks (both would reach the network);
+# every cell kept in the page (no windowing), so a chart far down is drawn and can be found.
 _LAB_SETTINGS = {
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
         {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
 
 

@@ -250,3 +250,13 @@ def test_doctor_reports_packages_and_an_endpoint_that_does_not_answer():
         assert "[local]" in found["local model"]["hint"]
     text = run("doctor", "--base-url", f"http://127.0.0.1:{port}/v1", "--timeout", "0.5")
     assert max(len(line) for line in text.stdout.splitlines()) <= 100
+
+
+def test_evidence_says_why_a_column_is_empty():
+    result = run("evidence", "main_grid")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "minus_json is empty in 7 of 24 rows" in text
+    assert "json_schema_openai is the reference itself" in text
+    assert "minus_json_low is empty in 9 of 24 rows" in text
+    assert "empty cells" not in run("evidence", "ladder").stdout  # nothing empty, nothing said
