@@ -251,12 +251,12 @@ def run_all_cells(page: Any, url: str) -> None:
 
 
 def save_notebook(page: Any, folder: Path, name: str, *, timeout: float = 60.0) -> dict:
-    """Save the open notebook (Ctrl+S) and read it back from ``folder``: the outputs as the
-    kernel made them."""
+    """Save the open notebook (File, Save Notebook) and read it back from ``folder``: the
+    outputs as the kernel made them."""
     path = folder / name
     before = path.stat().st_mtime_ns
-    page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})
-    page.keyboard.press("Control+s")
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^File$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Save( Notebook)?$")).first.click()
     deadline = time.monotonic() + timeout
     while path.stat().st_mtime_ns == before:
         if time.monotonic() > deadline:
