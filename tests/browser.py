@@ -49,6 +49,8 @@ _LAB_SETTINGS = {
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
         {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    # saved only when the test saves, so a notebook read back holds every output
+    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
 }
 
 
@@ -253,17 +255,14 @@ def run_all_cells(page: Any, url: str) -> None:
 def save_notebook(page: Any, folder: Path, name: str, *, timeout: float = 60.0) -> dict:
     """Save the open notebook (File, Save Notebook) and read it back from ``folder``: the
     outputs as the kernel made them."""
-    path = folder / name
-    before = path.stat().st_mtime_ns
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^File$")).click()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Save( Notebook)?$")).first.click()
-    deadline = time.monotonic() + timeout
-    while path.stat().st_mtime_ns == before:
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{name} was not saved within {timeout} s")
-        time.sleep(0.2)
+    # an unsaved notebook's tab carries jp-mod-dirty until the save is done
+    page.wait_for_function(
+        "() => !document.querySelector('.lm-TabBar-tab.jp-mod-current.jp-mod-dirty')",
+        timeout=timeout * 1000)
     time.sleep(0.5)  # let the write finish
-    return json.loads(path.read_text(encoding="utf-8"))
+    return json.loads((folder / name).read_text(encoding="utf-8"))
 
 
 def _screenshots() -> None:
