@@ -126,3 +126,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"units: {units}")
         typer.echo("")
         typer.echo(frame.to_string(index=False))
+        from ._evidence_notes import empty_cell_notes
+
+        for line in empty_cell_notes(loaded):
+            typer.echo(line)
