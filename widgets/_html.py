@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 from typing import Any, Iterable, Sequence
 
+from toolform.guard import SEVERITIES
 from toolform.ir import ParamIR, TypeIR
 
 #: Background colour of a highlighted span, by guard severity.
@@ -77,17 +78,23 @@ def frame_table(frame: Any, *, float_format: str = "{:.1f}") -> str:
     return table(rows, [str(c) for c in frame.columns])
 
 
+def _severity_rank(severity: str) -> int:
+    return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
+
+
 def highlight(text: str, spans: Sequence[tuple[int, int, str, str]]) -> str:
     """``text`` escaped, with each ``(start, end, severity, title)`` span in a coloured mark.
 
     Overlapping spans are shown from the earliest start; a span starting inside the previous
-    one is merged into it (its title joined).
+    one is merged into it (its title joined, the mark taking the worse of the two severities,
+    so a high finding inside a medium one still shows as high).
     """
     ordered = sorted(spans, key=lambda s: (s[0], -s[1]))
     merged: list[list[Any]] = []
     for start, end, severity, title in ordered:
         if merged and start < merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], end)
+            merged[-1][2] = min(merged[-1][2], severity, key=_severity_rank)
             merged[-1][3] += f"; {title}"
             continue
         merged.append([start, end, severity, title])
