@@ -4,17 +4,20 @@ from the server's own bytes, so any text it sends arrives intact."""
 
 from __future__ import annotations
 
+import importlib
 import threading
 import time
 from typing import Any
 
 import openai
 
+from .. import _jsontext as jsontext
+
 from ._base import Completion
 from ._policy import (MalformedReply, RetryPolicy, call_with_retries, excerpt, read_json_body,
                       resolve_policy)
 
-__all__ = ["OpenAICompatClient", "completion_from_body"]
+__all__ = ["OpenAICompatClient", "completion_from_body", "post_escaped"]
 
 
 class OpenAICompatClient:
@@ -170,13 +173,39 @@ class OpenAICompatClient:
         def attempt() -> Completion:
             with self._slots:
                 start = time.perf_counter()
-                raw = self._sdk.chat.completions.with_raw_response.create(**params)
-                content = raw.http_response.content
+                try:
+                    raw = self._sdk.chat.completions.with_raw_response.create(**params)
+                    content = raw.http_response.content
+                except UnicodeEncodeError:  # a lone surrogate the SDK's encoder cannot write
+                    content = post_escaped(self._sdk, "/chat/completions", params)
                 latency = time.perf_counter() - start
             return completion_from_body(read_json_body(content), latency, self.model)
 
         return call_with_retries(attempt, self.policy, url=self.base_url, model=self.model,
                                  sdk=openai)
+
+
+def post_escaped(sdk_client: Any, path: str, params: dict[str, Any]) -> bytes:
+    """POST ``params`` (``extra_body`` merged in) as JSON with lone surrogates escaped, through
+    the SDK's own transport, and return the reply's body.
+
+    The SDKs write request JSON with ``ensure_ascii=False`` and encode it as UTF-8, which fails
+    on a lone surrogate (a request holding a reply or tool name that had one); JSON itself can
+    carry it as a ``\\uXXXX`` escape, which :func:`toolform._jsontext.dumps` writes. Status errors,
+    timeouts and connection errors are the SDK's typed errors, as for a typed call.
+    """
+    body = {k: v for k, v in params.items() if k != "extra_body"}
+    body.update(params.get("extra_body") or {})
+    data = jsontext.dumps(body).encode("utf-8")
+    options = {"headers": {"Content-Type": "application/json"}}
+    # the raw response, in the HTTP library the SDK itself uses (httpx, or its fork httpx2)
+    base = importlib.import_module(type(sdk_client).__module__.split(".")[0] + "._base_client")
+    raw = (getattr(base, "httpx2", None) or base.httpx).Response
+    try:
+        response = sdk_client.post(path, content=data, cast_to=raw, options=options)
+    except TypeError:  # SDKs before `content=` (openai 2.0) took the bytes as `body`
+        response = sdk_client.post(path, body=data, cast_to=raw, options=options)
+    return response.content
 
 
 def completion_from_body(body: Any, latency_s: float, model: str) -> Completion:
