@@ -227,3 +227,20 @@ def test_cassette_client_takes_the_policy(tmp_path, server):
                            timeout=7.0, retries=1)
     assert live.describe()["inner"]["retry_policy"]["timeout_s"] == 7.0
     assert live.describe()["inner"]["retries"] == 1
+
+
+def test_ab_test_takes_timeout_retries_and_concurrency(tmp_path, server):
+    from typer.testing import CliRunner
+
+    from toolform.cli import app
+    server.responder = lambda messages, tools: None  # never used: every body is malformed
+    server.script(*[StubReply(200, b"oops")] * 100)
+    result = CliRunner().invoke(app, [
+        "ab-test", "--base-url", server.base_url, "--model", server.model, "--n", "1",
+        "--cassette", str(tmp_path / "tape.jsonl"), "--out", str(tmp_path / "out"),
+        "--timeout", "5", "--retries", "1", "--concurrency", "2", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert len(server.requests) == 8 * 2  # eight cells, each turn tried twice
+    assert "8 of 8 turns failed" in result.stderr
+    assert server.base_url in result.stderr and "2 attempt(s)" in result.stderr
+    assert "malformed body" in result.stderr
