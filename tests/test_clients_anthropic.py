@@ -160,3 +160,11 @@ def test_stub_client_failures_become_error_rows():
     ok = run_cells([Cell("json_schema_openai", "native")], [REQUEST], StubClient(OSLO),
                    progress=False)
     assert bool(ok.iloc[0]["correct_main"])
+
+
+def test_an_ab_test_whose_every_turn_failed_still_reports():
+    from toolform.abtest import ab_test
+    result = ab_test([REQUEST], StubClient(fail_when=lambda messages: True), n=1,
+                     progress=False)
+    assert result.turns["error"].notna().all()
+    assert "every turn failed" in result.summary()

@@ -229,18 +229,24 @@ def test_cassette_client_takes_the_policy(tmp_path, server):
     assert live.describe()["inner"]["retries"] == 1
 
 
-def test_ab_test_takes_timeout_retries_and_concurrency(tmp_path, server):
+
+def test_ab_test_takes_timeout_retries_and_concurrency(tmp_path, server, monkeypatch):
     from typer.testing import CliRunner
 
+    import toolform.abtest
     from toolform.cli import app
-    server.responder = lambda messages, tools: None  # never used: every body is malformed
-    server.script(*[StubReply(200, b"oops")] * 100)
+    seen = {}
+
+    def fake_ab_test(datasets, client, **options):  # the run itself is tested above
+        seen.update(client=client.describe(), **options)
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(toolform.abtest, "ab_test", fake_ab_test)
     result = CliRunner().invoke(app, [
         "ab-test", "--base-url", server.base_url, "--model", server.model, "--n", "1",
         "--cassette", str(tmp_path / "tape.jsonl"), "--out", str(tmp_path / "out"),
-        "--timeout", "5", "--retries", "1", "--concurrency", "2", "--no-progress"])
-    assert result.exit_code == 0, result.output
-    assert len(server.requests) == 8 * 2  # eight cells, each turn tried twice
-    assert "8 of 8 turns failed" in result.stderr
-    assert server.base_url in result.stderr and "2 attempt(s)" in result.stderr
-    assert "malformed body" in result.stderr
+        "--timeout", "7.5", "--retries", "1", "--concurrency", "2", "--no-progress"])
+    assert str(result.exception) == "stop here"
+    inner = seen["client"]["inner"]
+    assert (inner["timeout_s"], inner["retries"], inner["max_concurrency"]) == (7.5, 1, 2)
+    assert seen["max_concurrency"] == 2
