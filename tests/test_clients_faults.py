@@ -250,3 +250,23 @@ def test_ab_test_takes_timeout_retries_and_concurrency(tmp_path, server, monkeyp
     inner = seen["client"]["inner"]
     assert (inner["timeout_s"], inner["retries"], inner["max_concurrency"]) == (7.5, 1, 2)
     assert seen["max_concurrency"] == 2
+
+
+def test_ab_test_against_a_server_sending_lone_surrogates_finishes(tmp_path, server,
+                                                                     monkeypatch):
+    from typer.testing import CliRunner
+
+    import toolform.charts
+    from toolform.cli import app
+    monkeypatch.setattr(toolform.charts, "save_chart", lambda chart, path: [])  # not the point
+    server.responder = "no call \ud800 \x00 here"
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, [
+        "ab-test", "--base-url", server.base_url, "--model", server.model, "--n", "1",
+        "--cassette", str(tmp_path / "tape.jsonl"), "--out", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    rows = read_checkpoint(out / "turns.jsonl")
+    assert len(rows) == 8 and {r["reply"] for r in rows} == {"no call \ud800 \x00 here"}
+    assert not any(r["error"] for r in rows)
+    turns = pd.read_csv(out / "turns.csv")
+    assert set(turns["reply"]) == {"no call \\ud800 \x00 here"}

@@ -104,8 +104,10 @@ def register(app: typer.Typer) -> None:
                           f"the draw (--seed {seed}, --n {n}, --dataset {dataset})")
         out.mkdir(parents=True, exist_ok=True)
         result = run(client, checkpoint=out / "turns.jsonl", progress=progress)
-        result.turns.to_csv(out / "turns.csv", index=False)
-        result.cells.to_csv(out / "cells.csv", index=False)
+        # a reply holding a lone surrogate is written as its \ud800 escape (the checkpoint,
+        # turns.jsonl, keeps the exact text)
+        result.turns.to_csv(out / "turns.csv", index=False, errors="backslashreplace")
+        result.cells.to_csv(out / "cells.csv", index=False, errors="backslashreplace")
         written = save_chart(result.chart(), out / "ab_chart")
         typer.echo(result.report())
         for path in [out / "turns.csv", out / "cells.csv", *written]:
