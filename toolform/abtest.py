@@ -242,6 +242,8 @@ class ABResult:
 
     def summary(self) -> str:
         """One line: the best cell, its accuracy and interval under the headline rule."""
+        if not self.best:  # every turn failed: there is no accuracy to rank
+            return f"{self.model}: no cell has a graded turn (every turn failed)"
         head = self.cells[(self.cells["rule"] == self.headline_rule)
                           & self.cells["cell"].isin(self.best)].iloc[0]
         tie = f" (tied: {', '.join(self.best)})" if len(self.best) > 1 else ""

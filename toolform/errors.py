@@ -13,6 +13,7 @@ The tree::
     ├── GradingError (ValueError)      a gold call or grading rule is malformed
     │   └── SchemaValidatorError       a tool's input schema cannot be validated against (names the tool)
     ├── ClientError                    a model server failed after every retry
+    │   ├── ModelServerError                 names the URL, model, attempt count and last error
     │   └── CassetteMissError (KeyError)     replay-only mode met a request it has no recording of
     ├── DatasetError (ValueError)      a dataset is missing or malformed
     ├── EvidenceError                  an evidence table is missing or altered
@@ -38,6 +39,7 @@ __all__ = [
     "LoaderError",
     "LoaderWarning",
     "MissingDependencyError",
+    "ModelServerError",
     "ParseError",
     "RegistryError",
     "RenderError",
@@ -192,6 +194,71 @@ class ClientError(ToolFormError):
     def __init__(self, message: str, *, status: int | None = None) -> None:
         self.status = status
         super().__init__(message)
+
+
+class ModelServerError(ClientError):
+    """A model server failed a request, after every retry its policy allowed.
+
+    Every field is plain data, so a run can write :meth:`to_dict` into the failed turn's row.
+
+    Parameters
+    ----------
+    url : str
+        The endpoint that failed (the server's API root, or ``stub://<model>`` for a stub).
+    model : str
+        The model id the request went to.
+    attempts : int
+        Requests sent, the first included (1 when the error was not worth a retry).
+    kind : {"status", "timeout", "connection", "malformed_body", "retry_after_too_long", \
+"injected"}
+        What went wrong on the last attempt: an HTTP error status, no reply within the
+        timeout, no connection, a reply that is not a chat completion (not JSON, or JSON of
+        another shape), a ``Retry-After`` longer than the policy waits, a stub's injected fault.
+    detail : str
+        The last error's own message (for a malformed body, what was wrong and its first bytes).
+    status : int, optional
+        The last HTTP status, when the server sent one.
+    elapsed_s : float, optional
+        Seconds from the first attempt to giving up, waits included.
+    """
+
+    KINDS = ("status", "timeout", "connection", "malformed_body", "retry_after_too_long",
+             "injected")
+
+    def __init__(self, *, url: str, model: str, attempts: int, kind: str, detail: str,
+                 status: int | None = None, elapsed_s: float | None = None) -> None:
+        self.url = url
+        self.model = model
+        self.attempts = attempts
+        self.kind = kind
+        self.detail = detail
+        self.elapsed_s = elapsed_s
+        what = f"HTTP {status}" if status is not None else kind.replace("_", " ")
+        super().__init__(f"{url} (model {model!r}) failed after {attempts} attempt(s) with "
+                         f"{what}: {detail}", status=status)
+
+    def to_dict(self) -> dict:
+        """``url``, ``model``, ``attempts``, ``kind``, ``status``, ``detail``, ``elapsed_s``
+        and ``message`` (``str(self)``), as a JSON-ready dict."""
+        return {"url": self.url, "model": self.model, "attempts": self.attempts,
+                "kind": self.kind, "status": self.status, "detail": self.detail,
+                "elapsed_s": self.elapsed_s, "message": str(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ModelServerError:
+        """Inverse of :meth:`to_dict` (``message`` is rebuilt, not read).
+
+        Raises
+        ------
+        KeyError
+            When ``url``, ``model``, ``attempts``, ``kind`` or ``detail`` is missing.
+        """
+        return cls(url=data["url"], model=data["model"], attempts=int(data["attempts"]),
+                   kind=data["kind"], detail=data["detail"], status=data.get("status"),
+                   elapsed_s=data.get("elapsed_s"))
+
+    def __reduce__(self) -> tuple:  # keyword-only fields: pickle (Ray, processes) needs this
+        return (type(self).from_dict, (self.to_dict(),))
 
 
 class CassetteMissError(ClientError, KeyError):

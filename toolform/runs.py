@@ -30,6 +30,7 @@ from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
+from . import _jsontext as jsontext
 from .errors import StaleVerdictWarning
 from .formats import get_format, render
 from .grading import RULES, grade_rules, grading_version
@@ -165,7 +166,7 @@ class _Checkpoint:
     def append(self, row: dict[str, Any]) -> None:
         if self.path is None:
             return
-        line = json.dumps(row, ensure_ascii=False, default=str) + "\n"
+        line = jsontext.dumps(row, default=str) + "\n"  # any reply text is valid UTF-8
         with self._lock, self.path.open("a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()

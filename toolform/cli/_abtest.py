@@ -48,6 +48,13 @@ def register(app: typer.Typer) -> None:
                                  help="Seed of the request draw and the bootstrap."),
         concurrency: int = typer.Option(4, min=1, metavar="N",
                                         help="Requests in flight at once."),
+        timeout: float = typer.Option(60.0, min=0.001, metavar="SECONDS",
+                                      help="Per-attempt timeout of a live request, in seconds."),
+        retries: int = typer.Option(4, min=0, metavar="N",
+                                    help="Retries of a live request after the first attempt: "
+                                         "timeouts, connection errors, HTTP 408/409/429/5xx "
+                                         "and malformed bodies, after 0.5 s doubling to 8 s "
+                                         "(or the server's Retry-After, up to 120 s)."),
         max_tokens: int = typer.Option(160, min=1, metavar="N",
                                        help="Completion budget per turn, in tokens (part of the "
                                             "cassette key)."),
@@ -81,7 +88,8 @@ def register(app: typer.Typer) -> None:
                         if name.strip()]
             tape = cassette or data_path(RECORDED_AB_CASSETTE)
             client = cassette_client(tape, model, base_url=base_url, api_key=api_key,
-                                     max_concurrency=concurrency, pace_s=pace)
+                                     max_concurrency=concurrency, pace_s=pace,
+                                     timeout=timeout, retries=retries)
         except (ToolFormError, ValueError, OSError) as exc:
             raise fail(str(exc)) from None
         if not datasets:
@@ -96,8 +104,10 @@ def register(app: typer.Typer) -> None:
                           f"the draw (--seed {seed}, --n {n}, --dataset {dataset})")
         out.mkdir(parents=True, exist_ok=True)
         result = run(client, checkpoint=out / "turns.jsonl", progress=progress)
-        result.turns.to_csv(out / "turns.csv", index=False)
-        result.cells.to_csv(out / "cells.csv", index=False)
+        # a reply holding a lone surrogate is written as its \ud800 escape (the checkpoint,
+        # turns.jsonl, keeps the exact text)
+        result.turns.to_csv(out / "turns.csv", index=False, errors="backslashreplace")
+        result.cells.to_csv(out / "cells.csv", index=False, errors="backslashreplace")
         written = save_chart(result.chart(), out / "ab_chart")
         typer.echo(result.report())
         for path in [out / "turns.csv", out / "cells.csv", *written]:

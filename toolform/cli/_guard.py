@@ -19,6 +19,7 @@ from typing import Any, List, Optional
 
 import typer
 
+from .. import _jsontext as jsontext
 from ._common import print_load_warnings
 
 #: Exit status when a server fails the gate (a finding at the --fail-on severity, or a pin
@@ -136,7 +137,7 @@ def register(app: typer.Typer) -> None:
             write_lockfile(report.cleaned if report.cleaned is not None else report.toolset,
                            pin_file)
         if sarif_file is not None:
-            sarif_file.write_text(json.dumps(sarif_log(reports), ensure_ascii=False, indent=1)
+            sarif_file.write_text(jsontext.dumps(sarif_log(reports), indent=1)
                                   + "\n", encoding="utf-8")
 
         limit = SEVERITIES.index(min_severity)
@@ -149,7 +150,7 @@ def register(app: typer.Typer) -> None:
                 document = documents[0]
             else:
                 document = {"ok": passed, "fail_on": fail_on, "servers": documents}
-            typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
+            typer.echo(jsontext.dumps(document, indent=2))
         else:
             for r, findings in zip(reports, shown):
                 for f in findings:

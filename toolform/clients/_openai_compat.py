@@ -1,31 +1,31 @@
-"""A client for any OpenAI-compatible chat server, on the ``openai`` SDK, with its own retries."""
+"""A client for any OpenAI-compatible chat server: the ``openai`` SDK sends, ToolForm's retry
+policy retries (:mod:`toolform.clients._policy` says which part is whose), and the reply is read
+from the server's own bytes, so any text it sends arrives intact."""
 
 from __future__ import annotations
 
-import random
+import importlib
 import threading
 import time
 from typing import Any
 
 import openai
 
-from ..errors import ClientError
+from .. import _jsontext as jsontext
+
 from ._base import Completion
+from ._policy import (MalformedReply, RetryPolicy, call_with_retries, excerpt, read_json_body,
+                      resolve_policy)
 
-__all__ = ["OpenAICompatClient"]
-
-# 4xx statuses worth another try: a request timeout and a rate limit (every 5xx is retried too).
-# Any other 4xx is the caller's mistake and fails at once.
-_RETRY_STATUS = frozenset({408, 429})
-# Longest wait between two tries, in seconds, whatever the backoff and Retry-After say.
-_MAX_DELAY_S = 60.0
+__all__ = ["OpenAICompatClient", "completion_from_body", "post_escaped"]
 
 
 class OpenAICompatClient:
     """Chat with a model behind any OpenAI-compatible ``/v1/chat/completions`` endpoint.
 
     Works with OpenAI itself, vLLM, llama.cpp's server, Ollama, LM Studio and similar. Safe to
-    call from many threads: at most ``max_concurrency`` requests are in flight at once.
+    call from many threads: at most ``max_concurrency`` requests are in flight at once (waits
+    between retries hold no slot).
 
     Parameters
     ----------
@@ -39,15 +39,17 @@ class OpenAICompatClient:
         Default sampling temperature.
     max_tokens : int, default 512
         Default reply cap, in tokens.
-    timeout : float, default 60.0
-        Per-request timeout, in seconds.
-    retries : int, default 4
-        Extra tries after the first on a 408, 429 or 5xx status, a timeout or a connection
-        error (so at most ``retries + 1`` requests). Other 4xx statuses fail at once.
-    backoff : float, default 1.0
-        Base delay in seconds: before try ``k`` (k = 1, 2, ...) the client waits a random time in
-        ``[0.5, 1.5) * backoff * 2**(k-1)`` (capped at 60 s), or the server's ``Retry-After`` when
-        that is longer.
+    timeout : float, optional
+        Per-attempt timeout in seconds; sets ``retry_policy.timeout_s`` (60 s by default).
+    retries : int, optional
+        Retries after the first attempt; sets ``retry_policy.retries`` (4 by default).
+    backoff : float, optional
+        First back-off wait in seconds; sets ``retry_policy.backoff_s`` (0.5 s by default,
+        doubling per retry up to 8 s).
+    retry_policy : RetryPolicy, optional
+        Which failures are retried, how often and after what wait
+        (:data:`~toolform.clients.DEFAULT_RETRY_POLICY` when None); ``timeout`` and
+        ``retries``, when given, replace its fields.
     extra_body : dict, optional
         JSON fields merged into every request body (a call's own ``extra_body`` wins key by key).
     max_concurrency : int, default 4
@@ -61,27 +63,33 @@ class OpenAICompatClient:
     Raises
     ------
     ValueError
-        When ``retries`` is negative, ``max_concurrency`` below 1, or ``timeout``/``backoff``
-        not positive.
+        When ``max_concurrency`` is below 1, ``enable_thinking`` is not a bool or None, or
+        ``timeout``/``retries``/``backoff`` are out of range (see :class:`RetryPolicy`).
+
+    Notes
+    -----
+    The reply is read from the body's bytes, not through the SDK's models: text that is not
+    UTF-8 is kept with ``surrogateescape`` (see :func:`~toolform.clients.read_json_body`), a lone
+    surrogate, NUL or a reply of many megabytes arrive as sent, and a body that is not a chat
+    completion is retried and then raised as :class:`~toolform.errors.ModelServerError`, never a
+    bare ``JSONDecodeError``.
 
     Examples
     --------
-    >>> client = OpenAICompatClient("http://127.0.0.1:8080/v1", "qwen2.5-coder-0.5b-instruct")
+    >>> client = OpenAICompatClient("http://127.0.0.1:8080/v1", "qwen2.5-coder-0.5b-instruct",
+    ...                             timeout=30, retries=2)
     >>> reply = client.complete([{"role": "user", "content": "Say hi"}])  # doctest: +SKIP
     >>> reply.text, reply.completion_tokens  # doctest: +SKIP
     ('Hi!', 3)
     """
 
     def __init__(self, base_url: str, model: str, api_key: str | None = None, *,
-                 temperature: float = 0.0, max_tokens: int = 512, timeout: float = 60.0,
-                 retries: int = 4, backoff: float = 1.0, extra_body: dict[str, Any] | None = None,
+                 temperature: float = 0.0, max_tokens: int = 512, timeout: float | None = None,
+                 retries: int | None = None, backoff: float | None = None,
+                 retry_policy: RetryPolicy | None = None, extra_body: dict[str, Any] | None = None,
                  max_concurrency: int = 4, enable_thinking: bool | None = None) -> None:
-        if retries < 0:
-            raise ValueError(f"retries must be >= 0, got {retries!r}")
         if max_concurrency < 1:
             raise ValueError(f"max_concurrency must be >= 1, got {max_concurrency!r}")
-        if timeout <= 0 or backoff <= 0:
-            raise ValueError(f"timeout and backoff must be > 0, got {timeout!r} and {backoff!r}")
         if enable_thinking is not None and not isinstance(enable_thinking, bool):
             raise ValueError(f"enable_thinking must be True, False or None, got "
                              f"{enable_thinking!r}")
@@ -89,38 +97,38 @@ class OpenAICompatClient:
         self.model = model
         self.temperature = temperature
         self.max_tokens = max_tokens
-        self.timeout = timeout
-        self.retries = retries
-        self.backoff = backoff
+        self.policy = resolve_policy(retry_policy, timeout=timeout, retries=retries,
+                                     backoff=backoff)
         self.extra_body = dict(extra_body or {})
         self.enable_thinking = enable_thinking
         self.max_concurrency = max_concurrency
         self._slots = threading.BoundedSemaphore(max_concurrency)
-        self._sdk = openai.OpenAI(base_url=base_url, api_key=api_key or "EMPTY", timeout=timeout,
-                                  max_retries=0)
+        self._sdk = openai.OpenAI(base_url=base_url, api_key=api_key or "EMPTY",
+                                  timeout=self.policy.timeout_s, max_retries=0)
 
     def __repr__(self) -> str:
         return f"OpenAICompatClient({self.base_url!r}, {self.model!r})"
 
     def describe(self) -> dict[str, Any]:
-        """Run metadata: client kind, model, server and default sampling settings.
+        """Run metadata: client kind, model, server, default sampling settings, retry policy.
 
         Returns
         -------
         dict
             ``client``, ``model``, ``base_url``, ``temperature``, ``max_tokens``, ``extra_body``,
-            ``enable_thinking``, ``timeout_s``, ``retries``, ``max_concurrency``.
+            ``enable_thinking``, ``timeout_s``, ``retries``, ``max_concurrency`` and
+            ``retry_policy`` (:meth:`RetryPolicy.to_dict`).
         """
         return {"client": "OpenAICompatClient", "model": self.model, "base_url": self.base_url,
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "extra_body": dict(self.extra_body), "enable_thinking": self.enable_thinking,
-                "timeout_s": self.timeout, "retries": self.retries,
-                "max_concurrency": self.max_concurrency}
+                "timeout_s": self.policy.timeout_s, "retries": self.policy.retries,
+                "max_concurrency": self.max_concurrency, "retry_policy": self.policy.to_dict()}
 
     def complete(self, messages: list[dict[str, Any]], *, max_tokens: int | None = None,
                  temperature: float | None = None, tools: list[dict[str, Any]] | None = None,
                  extra_body: dict[str, Any] | None = None) -> Completion:
-        """Send one chat request, retrying transient failures.
+        """Send one chat request, retrying failures as the client's policy says.
 
         Parameters
         ----------
@@ -138,13 +146,13 @@ class OpenAICompatClient:
         Returns
         -------
         Completion
-            ``latency_s`` is the time of the successful request alone, in seconds.
+            ``latency_s`` is the time of the successful attempt alone, in seconds.
 
         Raises
         ------
-        toolform.errors.ClientError
-            At once on a non-retryable 4xx status; after the last retry otherwise. ``status`` is
-            the last HTTP status, or None for timeouts and connection errors.
+        toolform.errors.ModelServerError
+            At once on a status the policy does not retry; after the last retry otherwise. It
+            names the URL, the model, the attempts made and the last error.
         """
         params: dict[str, Any] = {
             "model": self.model,
@@ -162,58 +170,119 @@ class OpenAICompatClient:
         if body:
             params["extra_body"] = body
 
-        attempt = 0
-        while True:
-            try:
-                with self._slots:
-                    start = time.perf_counter()
-                    response = self._sdk.chat.completions.create(**params)
-                    latency = time.perf_counter() - start
-                return self._completion(response, latency)
-            except openai.APIStatusError as exc:
-                status = exc.status_code
-                if not (status in _RETRY_STATUS or status >= 500) or attempt >= self.retries:
-                    raise self._failure(exc, status, attempt) from exc
-                retry_after = _retry_after_s(exc.response)
-            except (openai.APITimeoutError, openai.APIConnectionError) as exc:
-                # APITimeoutError is a subclass of APIConnectionError; both have no status.
-                if attempt >= self.retries:
-                    raise self._failure(exc, None, attempt) from exc
-                retry_after = None
-            attempt += 1
-            delay = self.backoff * 2 ** (attempt - 1) * random.uniform(0.5, 1.5)
-            time.sleep(min(_MAX_DELAY_S, max(delay, retry_after or 0.0)))
+        def attempt() -> Completion:
+            with self._slots:
+                start = time.perf_counter()
+                try:
+                    raw = self._sdk.chat.completions.with_raw_response.create(**params)
+                    content = raw.http_response.content
+                except UnicodeEncodeError:  # a lone surrogate the SDK's encoder cannot write
+                    content = post_escaped(self._sdk, "/chat/completions", params)
+                latency = time.perf_counter() - start
+            return completion_from_body(read_json_body(content), latency, self.model)
 
-    def _failure(self, exc: Exception, status: int | None, attempt: int) -> ClientError:
-        what = f"HTTP {status}" if status is not None else type(exc).__name__
-        return ClientError(f"{self.base_url} (model {self.model!r}) failed with {what} after "
-                           f"{attempt + 1} request(s): {exc}", status=status)
-
-    def _completion(self, response: Any, latency: float) -> Completion:
-        if not getattr(response, "choices", None):
-            raise ClientError(f"{self.base_url} (model {self.model!r}) sent a reply with no "
-                              f"choices: {response!r:.300}")
-        choice = response.choices[0]
-        message = choice.message
-        calls = None
-        if getattr(message, "tool_calls", None):
-            calls = [call.model_dump(exclude_none=True) for call in message.tool_calls]
-        usage = getattr(response, "usage", None)
-        return Completion(
-            text=message.content or "",
-            tool_calls=calls,
-            prompt_tokens=getattr(usage, "prompt_tokens", None),
-            completion_tokens=getattr(usage, "completion_tokens", None),
-            latency_s=latency,
-            model=self.model,
-            finish_reason=choice.finish_reason,
-        )
+        return call_with_retries(attempt, self.policy, url=self.base_url, model=self.model,
+                                 sdk=openai)
 
 
-def _retry_after_s(response: Any) -> float | None:
-    """The ``Retry-After`` header in seconds, when the server sent one as a number."""
-    value = getattr(response, "headers", {}).get("retry-after") if response is not None else None
+def post_escaped(sdk_client: Any, path: str, params: dict[str, Any]) -> bytes:
+    """POST ``params`` (``extra_body`` merged in) as JSON with lone surrogates escaped, through
+    the SDK's own transport, and return the reply's body.
+
+    The SDKs write request JSON with ``ensure_ascii=False`` and encode it as UTF-8, which fails
+    on a lone surrogate (a request holding a reply or tool name that had one); JSON itself can
+    carry it as a ``\\uXXXX`` escape, which :func:`toolform._jsontext.dumps` writes. Status errors,
+    timeouts and connection errors are the SDK's typed errors, as for a typed call.
+    """
+    body = {k: v for k, v in params.items() if k != "extra_body"}
+    body.update(params.get("extra_body") or {})
+    data = jsontext.dumps(body).encode("utf-8")
+    options = {"headers": {"Content-Type": "application/json"}}
+    # the raw response, in the HTTP library the SDK itself uses (httpx, or its fork httpx2)
+    base = importlib.import_module(type(sdk_client).__module__.split(".")[0] + "._base_client")
+    raw = (getattr(base, "httpx2", None) or base.httpx).Response
     try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None
+        response = sdk_client.post(path, content=data, cast_to=raw, options=options)
+    except TypeError:  # SDKs before `content=` (openai 2.0) took the bytes as `body`
+        response = sdk_client.post(path, body=data, cast_to=raw, options=options)
+    return response.content
+
+
+def completion_from_body(body: Any, latency_s: float, model: str) -> Completion:
+    """Read a chat-completion body (the parsed JSON of ``/v1/chat/completions``).
+
+    Parameters
+    ----------
+    body : object
+        The parsed JSON.
+    latency_s : float
+        The request's time in seconds.
+    model : str
+        The model id the request went to.
+
+    Returns
+    -------
+    Completion
+        The first choice's text (a list of content parts is joined), its tool calls (as sent,
+        without null fields), the usage counts when they are integers, the stop reason.
+
+    Raises
+    ------
+    MalformedReply
+        When the body is not a chat completion: not an object, no ``choices``, a choice with no
+        ``message``, a ``content`` or ``tool_calls`` of the wrong type. A body holding an
+        ``error`` object says so.
+    """
+    if not isinstance(body, dict):
+        raise MalformedReply(f"the body is a JSON {type(body).__name__}, not a chat completion "
+                             f"object: {excerpt(repr(body))}")
+    choices = body.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        if "error" in body:
+            raise MalformedReply(f"the body is an error, not a reply: {excerpt(repr(body['error']))}")
+        raise MalformedReply(f"the body has no choices: {excerpt(repr(body))}")
+    choice = choices[0]
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        raise MalformedReply(f"the first choice has no message object: {excerpt(repr(choice))}")
+    calls = message.get("tool_calls")
+    if calls is not None and not (isinstance(calls, list)
+                                  and all(isinstance(c, dict) for c in calls)):
+        raise MalformedReply(f"tool_calls is not a list of objects: {excerpt(repr(calls))}")
+    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+    finish = choice.get("finish_reason")
+    return Completion(
+        text=_content_text(message.get("content")),
+        tool_calls=[_without_nulls(call) for call in calls] if calls else None,
+        prompt_tokens=_count(usage.get("prompt_tokens")),
+        completion_tokens=_count(usage.get("completion_tokens")),
+        latency_s=latency_s,
+        model=model,
+        finish_reason=finish if isinstance(finish, str) else None,
+    )
+
+
+def _content_text(content: Any) -> str:
+    """A message's ``content``: a string, null, or a list of content parts with ``text``."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(isinstance(part, dict) for part in content):
+        return "".join(part["text"] for part in content if isinstance(part.get("text"), str))
+    raise MalformedReply(f"the message content is a JSON {type(content).__name__}: "
+                         f"{excerpt(repr(content))}")
+
+
+def _without_nulls(call: dict[str, Any]) -> dict[str, Any]:
+    """A tool call without its null members, and its ``function`` object without its own (as
+    the SDK's ``model_dump(exclude_none=True)`` gave before)."""
+    out = {k: v for k, v in call.items() if v is not None}
+    if isinstance(out.get("function"), dict):
+        out["function"] = {k: v for k, v in out["function"].items() if v is not None}
+    return out
+
+
+def _count(value: Any) -> int | None:
+    """A token count: a non-negative integer, else None (some servers send null or text)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None

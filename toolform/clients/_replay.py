@@ -31,8 +31,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .. import _jsontext as jsontext
 from ..errors import CassetteMissError, DatasetError
 from ._base import ChatClient, Completion
+from ._policy import RetryPolicy
 
 __all__ = ["MODES", "ReplayClient", "cassette_client", "request_key"]
 
@@ -50,7 +52,8 @@ def request_key(model: str, messages: list[dict[str, Any]], *, max_tokens: int |
 
     Canonical JSON is ``json.dumps(..., sort_keys=True, separators=(",", ":"),
     ensure_ascii=False)`` of ``{"model", "messages", "params": {"max_tokens", "temperature",
-    "tools", "extra_body"}}``, encoded as UTF-8. Dict key order does not change the key; any
+    "tools", "extra_body"}}``, with any lone surrogate written as its JSON ``\\u`` escape
+    (:mod:`toolform._jsontext`), encoded as UTF-8. Dict key order does not change the key; any
     change of a value does.
 
     Parameters
@@ -80,7 +83,10 @@ def _request(model: str, messages: list[dict[str, Any]], max_tokens: int | None,
 
 
 def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # lone surrogates (a server's "\ud800", undecodable bytes) are written as their \uXXXX
+    # escapes, so any text is valid UTF-8 and reads back the same; other text is unchanged,
+    # and so are the keys of every cassette recorded before
+    return jsontext.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 class ReplayClient:
@@ -295,7 +301,9 @@ def _drop_partial_tail(handle: Any, path: Path) -> None:
 
 def cassette_client(cassette: str | os.PathLike[str], model: str, *,
                     base_url: str | None = None, api_key: str | None = None,
-                    max_concurrency: int = 4, pace_s: float = 0.0) -> ReplayClient:
+                    max_concurrency: int = 4, pace_s: float = 0.0, timeout: float | None = None,
+                    retries: int | None = None,
+                    retry_policy: RetryPolicy | None = None) -> ReplayClient:
     """A client over a cassette: replay only, or recording what a live server answers.
 
     Parameters
@@ -314,6 +322,9 @@ def cassette_client(cassette: str | os.PathLike[str], model: str, *,
         Requests in flight at once against the server.
     pace_s : float, default 0.0
         Seconds each replayed reply waits (see :class:`ReplayClient`).
+    timeout, retries, retry_policy : optional
+        The live server's per-attempt timeout in seconds, retries after the first attempt, and
+        retry policy (see :class:`~toolform.clients.OpenAICompatClient`); unused offline.
 
     Returns
     -------
@@ -323,5 +334,6 @@ def cassette_client(cassette: str | os.PathLike[str], model: str, *,
         return ReplayClient(cassette, model=model, mode="replay", pace_s=pace_s)
     from ._openai_compat import OpenAICompatClient
 
-    live = OpenAICompatClient(base_url, model, api_key=api_key, max_concurrency=max_concurrency)
+    live = OpenAICompatClient(base_url, model, api_key=api_key, max_concurrency=max_concurrency,
+                              timeout=timeout, retries=retries, retry_policy=retry_policy)
     return ReplayClient(cassette, inner=live, mode="auto", pace_s=pace_s)

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from .. import _jsontext as jsontext
 from ..errors import LoaderError
 from ..ir import Toolset
 from ._ir import from_ir, to_ir
@@ -264,5 +265,6 @@ def save_tools(toolset: Toolset, path: str | os.PathLike[str], kind: str = "ir")
     OSError
         When the file cannot be written.
     """
-    text = json.dumps(export_tools(toolset, kind), indent=2, ensure_ascii=False)
+    # a lone surrogate (a name a live MCP server sent) is written as its \uXXXX escape
+    text = jsontext.dumps(export_tools(toolset, kind), indent=2)
     Path(path).write_text(text + "\n", encoding="utf-8")
