@@ -46,8 +46,9 @@ COMMANDS: dict[str, CommandEntry] = {
     "evidence": CommandEntry("_advisor", "List the evidence tables, or show one."),
     "catalogue": CommandEntry("_catalogue", "Plan a catalogue: one shot, retrieve or two-stage, "
                                             "with the study's evidence."),
-    "guard": CommandEntry("_guard", "Scan tool metadata for injected instructions (rules "
-                                    "TS101-TS111); exit 1 on a high finding or a pin mismatch."),
+    "guard": CommandEntry("_guard", "Scan tool metadata for planted instructions (rules "
+                                    "TS101-TS112); exit 1 when a server has a finding at the "
+                                    "--fail-on severity or a pin mismatch."),
     "local-model": CommandEntry("_local_model", "The local model: Qwen2.5-Coder-0.5B-Instruct "
                                                 "(GGUF Q4_K_M) on llama-cpp-python's "
                                                 "OpenAI-compatible server."),
