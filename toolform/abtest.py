@@ -297,7 +297,8 @@ def _interval(low: float, high: float, signed: bool = False) -> str:
 def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] = CORE_FORMATS,
             checkpoint: str | os.PathLike[str] | None = None, seed: int = 0,
             headline_rule: str = "symmetric", max_concurrency: int = 4, max_tokens: int = 160,
-            progress: bool = True, stop: threading.Event | None = None) -> ABResult:
+            progress: bool = True, stop: threading.Event | None = None,
+            executor: Any = None, price: Any = "frontier_api") -> ABResult:
     """Run the eight-cell A/B test on one model.
 
     Parameters
@@ -316,8 +317,9 @@ def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] =
         Seed of the request draw and the bootstrap.
     headline_rule : str
         Rule the best cell is chosen under (``symmetric`` by default, as the study recommends).
-    max_concurrency, max_tokens, progress, stop
-        Passed to :func:`toolform.runs.run_cells`.
+    max_concurrency, max_tokens, progress, stop, executor, price
+        Passed to :func:`toolform.runs.run_cells` (``executor``: ``toolform.executors``;
+        ``price``: the price vector of the cost ledger).
 
     Returns
     -------
@@ -335,7 +337,7 @@ def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] =
     chosen = select_requests(requests, n, seed)
     turns = run_cells([Cell(f) for f in formats], chosen, client, checkpoint=checkpoint,
                       max_concurrency=max_concurrency, max_tokens=max_tokens, progress=progress,
-                      stop=stop)
+                      stop=stop, executor=executor, price=price)
     cells = summarize_cells(turns, seed=seed)
     head = cells[cells["rule"] == headline_rule]
     top = head["accuracy"].max()

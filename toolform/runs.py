@@ -298,11 +298,12 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
         The conditions; protocol and model are filled from the format and the client if empty.
     requests : sequence of Request
         The labelled requests (each carries its own toolset and gold calls).
-    client : ChatClient, mapping of str to ChatClient, or None
+    client : ChatClient, mapping of str to ChatClient, str, or None
         Anything with ``model`` and ``complete(messages, *, max_tokens, temperature, tools)``
         returning a ``Completion`` (``OpenAICompatClient``, ``ReplayClient``...); or one client
-        per model id, for a sweep over models (each cell names its model); or None with an
-        executor that reaches the servers itself (``RayExecutor``, ``BatchExecutor``).
+        per model id, for a sweep over models (each cell names its model); or, with an
+        executor that reaches the servers itself (``RayExecutor``, ``BatchExecutor``), the
+        model id of cells that name none (or None when every cell names its model).
     checkpoint : path, optional
         JSONL file every finished turn is appended to, under the durability policy of
         :mod:`toolform.journal` (a process kill loses no finished turn; an ``fsync`` every 256
@@ -383,6 +384,8 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
 
 
 def _default_model(client: Any) -> str:
+    if isinstance(client, str):
+        return client
     if client is None or isinstance(client, Mapping):
         return ""
     return getattr(client, "model", "") or ""
@@ -392,7 +395,7 @@ def _clients_by_model(client: Any, models: Sequence[str], runner: Executor) -> d
     """One client per model of the plan: a mapping as given, or the one client for all."""
     if isinstance(client, Mapping):
         clients = dict(client)
-    elif client is None:
+    elif client is None or isinstance(client, str):
         clients = {}
     else:
         clients = {model: client for model in models}
