@@ -15,6 +15,7 @@ cache, a provider's prompt caching) can reuse the tool block across the cell's r
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
@@ -166,38 +167,82 @@ def plan_run(cells: Sequence[Cell], requests: Sequence[Request], *, model: str =
     from .clients import request_key
 
     resolved = [c.resolved(model) for c in cells]
-    blocks: dict[tuple[Any, str, str], Any] = {}
+    params = {"max_tokens": max_tokens, "temperature": temperature, "extra_body": None}
+    toolset_tokens: dict[int, Any] = {}  # id of a toolset -> a token shared by equal ones
+    equal_toolsets: dict[Toolset, int] = {}
+    blocks: dict[tuple[Any, str, str], _Block] = {}
     turns = []
     for cell in resolved:
         for request in requests:
-            block_key = (_toolset_key(request.toolset), cell.format_id, cell.protocol_id)
-            prompt = blocks.get(block_key)
-            if prompt is None:
-                try:
-                    prompt = render(request.toolset, cell.format_id, cell.protocol_id)
-                except Exception as exc:  # noqa: BLE001 - a render failure becomes an error row
-                    prompt = f"{type(exc).__name__}: {exc}"
-                blocks[block_key] = prompt
-            if isinstance(prompt, str):
+            toolset = request.toolset
+            token = toolset_tokens.get(id(toolset))
+            if token is None:  # hashing a toolset walks all of it: once per toolset object
+                token = toolset_tokens[id(toolset)] = _toolset_token(toolset, equal_toolsets)
+            block_key = (token, cell.format_id, cell.protocol_id)
+            block = blocks.get(block_key)
+            if block is None:
+                block = blocks[block_key] = _Block.of(toolset, cell, params)
+            if block.error is not None:
                 turns.append(PlannedTurn("", cell, request, [], None, max_tokens, temperature,
-                                         None, render_error=prompt))
+                                         None, render_error=block.error))
                 continue
-            system = prompt.messages[0]
+            user = {"role": "user", "content": request.text}
             if request.system:  # the source's own system message goes ahead of the tool prompt
-                system = {"role": "system", "content": f"{request.system}\n\n{system['content']}"}
-            messages = [system, {"role": "user", "content": request.text}]
-            key = request_key(cell.model, messages, max_tokens=max_tokens,
-                              temperature=temperature, tools=prompt.api_tools)
-            turns.append(PlannedTurn(key, cell, request, messages, prompt.api_tools, max_tokens,
-                                     temperature, prompt.schema_tokens))
+                system = {"role": "system",
+                          "content": f"{request.system}\n\n{block.system['content']}"}
+                messages = [system, user]
+                key = request_key(cell.model, messages, max_tokens=max_tokens,
+                                  temperature=temperature, tools=block.tools)
+            else:
+                messages = [block.system, user]
+                key = block.key_with(user)
+            turns.append(PlannedTurn(key, cell, request, messages, block.tools, max_tokens,
+                                     temperature, block.schema_tokens))
     return Plan(turns)
 
 
-def _toolset_key(toolset: Toolset) -> Any:
-    """The toolset itself when it hashes (equal toolsets share a block), else its identity (a
-    default value that is a list or dict makes a toolset unhashable)."""
+class _Block:
+    """A rendered tool block of one (toolset, format, protocol), and the start of the cassette
+    key of every request that opens with its system message.
+
+    The key is SHA-256 of the canonical JSON ``{"messages": [system, user], "model", "params"}``
+    (sorted keys, so ``messages`` comes first): the hash of everything up to the user message
+    is computed once and copied per request, giving :func:`toolform.clients.request_key`'s
+    value byte for byte (the tests check it).
+    """
+
+    def __init__(self, system: dict[str, Any] | None, tools: list[dict[str, Any]] | None,
+                 schema_tokens: int | None, head: Any, tail: str, error: str | None) -> None:
+        self.system, self.tools, self.schema_tokens = system, tools, schema_tokens
+        self._head, self._tail, self.error = head, tail, error
+
+    @classmethod
+    def of(cls, toolset: Toolset, cell: Cell, params: dict[str, Any]) -> _Block:
+        from .clients._replay import _canonical
+
+        try:
+            prompt = render(toolset, cell.format_id, cell.protocol_id)
+        except Exception as exc:  # noqa: BLE001 - a render failure becomes an error row
+            return cls(None, None, None, None, "", f"{type(exc).__name__}: {exc}")
+        system = prompt.messages[0]
+        head = hashlib.sha256(('{"messages":[' + _canonical(system) + ",").encode("utf-8"))
+        tail = ('],"model":' + _canonical(cell.model) + ',"params":'
+                + _canonical({**params, "tools": prompt.api_tools}) + "}")
+        return cls(system, prompt.api_tools, prompt.schema_tokens, head, tail, None)
+
+    def key_with(self, user: dict[str, Any]) -> str:
+        """The cassette key of ``[system, user]`` with this block's model and parameters."""
+        from .clients._replay import _canonical
+
+        digest = self._head.copy()
+        digest.update((_canonical(user) + self._tail).encode("utf-8"))
+        return digest.hexdigest()
+
+
+def _toolset_token(toolset: Toolset, seen: dict[Toolset, int]) -> Any:
+    """A small token for the toolset's value, shared by equal toolsets (they share a block);
+    its identity when it does not hash (a default value that is a list or dict)."""
     try:
-        hash(toolset)
+        return seen.setdefault(toolset, len(seen))
     except TypeError:
-        return id(toolset)
-    return toolset
+        return ("id", id(toolset))
