@@ -317,7 +317,12 @@ def test_a_local_ray_cluster_over_two_endpoints_gives_the_local_rows(servers, tm
     local = run_cells(CELLS, requests, OpenAICompatClient(servers[0].base_url, "stub-model"),
                       progress=False)
     before = [s.count for s in servers]
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    except Exception as exc:  # Ray's own 30 s start-up limit, on an overloaded machine
+        if "timed out during startup" not in str(exc):
+            raise
+        pytest.skip(f"ray.init(num_cpus=2) did not start within Ray's limit here: {exc}")
     try:
         executor = RayExecutor({"stub-model": [s.base_url for s in servers]}, per_endpoint=2)
         checkpoint = tmp_path / "turns.jsonl"

@@ -96,7 +96,7 @@ def main() -> None:
     results = []
     for name in args.executors.split(","):
         out = subprocess.run([sys.executable, __file__, "--one", name, "--turns",
-                              str(args.turns)], capture_output=True, text=True, check=True)
+                              str(args.turns)], stdout=subprocess.PIPE, text=True, check=True)
         results.append(json.loads(out.stdout.strip().splitlines()[-1]))
     print("| executor | turns | wall s | turns/s | peak RSS MB | checkpoint MB | bytes/turn |")
     print("|---|---|---|---|---|---|---|")
