@@ -66,6 +66,13 @@ CELL_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("minus_reference", "float64", "percentage points", "accuracy minus json_schema_openai on the same requests"),
     ("minus_reference_low", "float64", "percentage points", "paired bootstrap 95% interval, lower"),
     ("minus_reference_high", "float64", "percentage points", "paired bootstrap 95% interval, upper"),
+    ("tokens", "float64", "tokens",
+     "prompt plus completion tokens of the graded turns (server usage, or estimates where it "
+     "gave none); NaN when no turn has a count"),
+    ("cost", "float64", "US dollars",
+     "cost of the graded turns (turn column cost; toolform.cost); NaN when none is priced"),
+    ("tokens_per_correct", "float64", "tokens", "tokens / correct; NaN with no correct turn"),
+    ("cost_per_correct", "float64", "US dollars", "cost / correct; NaN with no correct turn"),
 )
 
 
@@ -103,16 +110,19 @@ def _as_requests(source: Any) -> Iterable[Request]:
 
 def summarize_cells(turns: pd.DataFrame, *, reference: str = REFERENCE_FORMAT, seed: int = 0,
                     n_boot: int = 2000) -> pd.DataFrame:
-    """Accuracy per cell and rule from a turn frame (see :data:`CELL_COLUMNS`).
+    """Accuracy per cell and rule from a turn frame (see :data:`CELL_COLUMNS`), with the
+    tokens and cost of the cell's graded turns and per correct call.
 
     The contrast against ``reference`` pairs the two cells on the requests both answered
     without a server error; it is NaN when the reference cell is absent.
     """
     rows = []
+    nan = float("nan")
     ok = turns[turns["error"].isna()]
     ref = ok[ok["format_id"] == reference]
     for cell, group in turns.groupby("cell", sort=False):
         graded = group[group["error"].isna()]
+        tokens, cost = _ledger_sums(graded)
         for rule in RULES:
             column = f"correct_{rule}"
             correct = int(graded[column].sum())
@@ -131,9 +141,27 @@ def summarize_cells(turns: pd.DataFrame, *, reference: str = REFERENCE_FORMAT, s
                 "accuracy": 100 * correct / len(graded) if len(graded) else float("nan"),
                 "ci_low": low, "ci_high": high, "minus_reference": diff[0],
                 "minus_reference_low": diff[1], "minus_reference_high": diff[2],
+                "tokens": tokens, "cost": cost,
+                "tokens_per_correct": tokens / correct if correct else nan,
+                "cost_per_correct": cost / correct if correct else nan,
             })
     frame = pd.DataFrame(rows, columns=[c[0] for c in CELL_COLUMNS])
     return frame.astype({name: dtype for name, dtype, _, _ in CELL_COLUMNS})
+
+
+def _ledger_sums(graded: pd.DataFrame) -> tuple[float, float]:
+    """(tokens, cost) of a cell's graded turns; NaN where no turn has the figure (a frame
+    without the ledger columns, or rows older than them)."""
+    nan = float("nan")
+    tokens = nan
+    if "prompt_tokens" in graded and "completion_tokens" in graded:
+        both = graded["prompt_tokens"].astype("Float64") + graded["completion_tokens"]
+        if both.notna().any():
+            tokens = float(both.sum())
+    cost = nan
+    if "cost" in graded and graded["cost"].notna().any():
+        cost = float(graded["cost"].sum())
+    return tokens, cost
 
 
 @dataclass(frozen=True)
@@ -271,7 +299,8 @@ def _interval(low: float, high: float, signed: bool = False) -> str:
 def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] = CORE_FORMATS,
             checkpoint: str | os.PathLike[str] | None = None, seed: int = 0,
             headline_rule: str = "symmetric", max_concurrency: int = 4, max_tokens: int = 160,
-            progress: bool = True, stop: threading.Event | None = None) -> ABResult:
+            progress: bool = True, stop: threading.Event | None = None,
+            executor: Any = None, price: Any = "frontier_api") -> ABResult:
     """Run the eight-cell A/B test on one model.
 
     Parameters
@@ -290,8 +319,9 @@ def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] =
         Seed of the request draw and the bootstrap.
     headline_rule : str
         Rule the best cell is chosen under (``symmetric`` by default, as the study recommends).
-    max_concurrency, max_tokens, progress, stop
-        Passed to :func:`toolform.runs.run_cells`.
+    max_concurrency, max_tokens, progress, stop, executor, price
+        Passed to :func:`toolform.runs.run_cells` (``executor``: ``toolform.executors``;
+        ``price``: the price vector of the cost ledger).
 
     Returns
     -------
@@ -309,7 +339,7 @@ def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] =
     chosen = select_requests(requests, n, seed)
     turns = run_cells([Cell(f) for f in formats], chosen, client, checkpoint=checkpoint,
                       max_concurrency=max_concurrency, max_tokens=max_tokens, progress=progress,
-                      stop=stop)
+                      stop=stop, executor=executor, price=price)
     cells = summarize_cells(turns, seed=seed)
     head = cells[cells["rule"] == headline_rule]
     top = head["accuracy"].max()

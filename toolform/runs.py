@@ -1,11 +1,16 @@
 """Runs: cells × requests against a model, one tidy row per turn, checkpointed and resumable.
 
 A *cell* is one (format, protocol, model) condition; a *turn* is one request answered in one
-cell. ``run_cells`` renders each turn's prompt, asks the client, parses the reply, grades it
-under every rule, and appends the finished turn to a JSONL checkpoint before it is counted, so a
-crash loses at most the turns in flight. Running again with the same checkpoint skips every turn
+cell. ``run_cells`` plans the run (``toolform.plan``: every turn's request and cassette key, each
+tool block rendered once), has an executor send it (``toolform.executors``: local threads by
+default, Ray, or a batch file), parses each reply, grades it under every rule, and appends the
+finished turn to a JSONL checkpoint before it is counted, so a crash loses at most the turns in
+flight (the durability policy is :mod:`toolform.journal`'s). Running again with the same checkpoint skips every turn
 already finished and retries the ones that ended in an error (their new row replaces the old).
 A model server that fails after its retries gives a row with ``error`` set, never an exception.
+
+Every fresh row carries a cost ledger: ``prompt_tokens`` and ``completion_tokens`` (the server's
+usage, or estimates flagged by ``tokens_estimated``), and ``cost`` under a price vector.
 
 Every row carries ``grading_version`` (``toolform.grading.grading_version()``, a stamp of the
 parser and grader code) and the reply as the server sent it (``reply``, ``reply_tool_calls``).
@@ -23,20 +28,25 @@ import json
 import os
 import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 
-from . import _jsontext as jsontext
-from .errors import StaleVerdictWarning
-from .formats import get_format, render
+from .cost import Price, cost_of, get_price
+from .errors import DatasetError, StaleVerdictWarning
+from .executors import Executor, LocalExecutor, Outcome, get_executor
+from .executors._base import recording
+from .formats import get_format
 from .grading import RULES, grade_rules, grading_version
 from .ir import Request
-from .protocols import parse_reply
+from .journal import JournalWriter, torn_side_file
+from .plan import PlannedTurn, plan_run
 from .possible_answers import grade_possible_answers
+from .protocols import parse_reply
+from .tokens import estimate_tokens
 
 __all__ = ["TURN_COLUMNS", "Cell", "read_checkpoint", "run_cells", "turns_frame"]
 
@@ -107,13 +117,22 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
      "each schema problem as 'tool: path: problem', or why a validator could not run"),
     ("reason", "string", "", "why the main-rule verdict failed"),
     ("schema_tokens", "Int64", "tokens", "tool block, estimated as characters / 4"),
-    ("prompt_tokens", "Int64", "tokens", "prompt tokens the server counted"),
-    ("completion_tokens", "Int64", "tokens", "completion tokens the server counted"),
+    ("prompt_tokens", "Int64", "tokens",
+     "prompt tokens the server counted (an estimate when tokens_estimated)"),
+    ("completion_tokens", "Int64", "tokens",
+     "completion tokens the server counted (an estimate when tokens_estimated)"),
     ("latency_s", "float64", "seconds", "wall time of the model request"),
     ("error", "string", "", "why the turn failed (model server error), else empty"),
     ("grading_version", "string", "",
      "stamp of the parser and grader code that gave the verdicts "
      "(toolform.grading.grading_version)"),
+    ("tokens_estimated", "boolean", "",
+     "prompt_tokens and completion_tokens are estimates (characters / 4) because the server "
+     "reported no usage; NA for rows older than the column or failed turns"),
+    ("cost", "float64", "US dollars",
+     "cost of the turn under the run's price vector (toolform.cost; the study's vectors are "
+     "relative prices labelled in dollars); NaN for failed turns"),
+    ("price", "string", "", "name of the price vector of cost"),
 )
 
 
@@ -124,24 +143,34 @@ def _turn_key(row: dict[str, Any]) -> tuple[str, str, str]:
 def read_checkpoint(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The turns in a JSONL checkpoint, later rows replacing earlier ones with the same key.
 
-    A torn last line (a crash mid-write) is skipped; nothing else is.
+    A torn last line (a record cut short by a crash or power loss) is skipped with a warning;
+    a run given this checkpoint sets it aside in ``<path>.torn`` and runs that turn again
+    (:mod:`toolform.journal`).
+
+    Raises
+    ------
+    toolform.errors.DatasetError
+        When a line other than the last is not a JSON row (the file and line are named).
     """
     path = Path(path)
     if not path.exists():
         return []
     rows: dict[tuple[str, str, str], dict[str, Any]] = {}
-    with path.open(encoding="utf-8") as fh:
-        lines = fh.read().splitlines()
-    for i, line in enumerate(lines):
+    raw = path.read_bytes()
+    lines = raw.split(b"\n")
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
-        except json.JSONDecodeError:
-            if i == len(lines) - 1:  # torn final write
+            rows[_turn_key(row)] = row
+        except (ValueError, KeyError, TypeError) as exc:
+            if number == len(lines):  # no newline after it: cut short mid-write
+                warnings.warn(f"{path}: skipping its torn last line {number}; a run sets it "
+                              f"aside in {torn_side_file(path)}", RuntimeWarning, stacklevel=2)
                 continue
-            raise
-        rows[_turn_key(row)] = row
+            raise DatasetError(f"checkpoint {path}, line {number}: not a turn row "
+                               f"({type(exc).__name__}: {exc})") from exc
     return list(rows.values())
 
 
@@ -154,54 +183,48 @@ def turns_frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
     return frame
 
 
-class _Checkpoint:
-    """Append-only JSONL writer shared by worker threads."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-
-    def append(self, row: dict[str, Any]) -> None:
-        if self.path is None:
-            return
-        line = jsontext.dumps(row, default=str) + "\n"  # any reply text is valid UTF-8
-        with self._lock, self.path.open("a", encoding="utf-8") as fh:
-            fh.write(line)
-            fh.flush()
-            os.fsync(fh.fileno())
+def _ledger(row: dict[str, Any], turn: PlannedTurn, completion: Any, price: Price) -> None:
+    """Fill the token and cost columns of a fresh turn: the server's usage when it gave one,
+    else estimates (characters / 4) marked in ``tokens_estimated``."""
+    prompt, reply = completion.prompt_tokens, completion.completion_tokens
+    estimated = prompt is None or reply is None
+    if prompt is None:
+        prompt = estimate_tokens("".join(m.get("content") or "" for m in turn.messages)) + (
+            estimate_tokens(json.dumps(turn.tools)) if turn.tools else 0)
+    if reply is None:
+        reply = estimate_tokens(completion.text + (json.dumps(completion.tool_calls)
+                                                   if completion.tool_calls else ""))
+    cached = (turn.schema_tokens or 0) if price.schema_cached else 0
+    row.update(prompt_tokens=prompt, completion_tokens=reply, tokens_estimated=estimated,
+               cost=cost_of(prompt, reply, cached_tokens=cached, price=price), price=price.name)
 
 
-def _run_turn(cell: Cell, request: Request, client: Any, max_tokens: int) -> dict[str, Any]:
+def _turn_row(outcome: Outcome, price: Price) -> dict[str, Any]:
+    """The row of one finished turn: graded from its reply, or an error row."""
+    turn = outcome.turn
+    cell, request = turn.cell, turn.request
     row: dict[str, Any] = {
         "cell": cell.label, "model": cell.model, "format_id": cell.format_id,
         "protocol_id": cell.protocol_id, "request_id": request.id, "category": request.category,
-        "n_tools": len(request.toolset), "schema_tokens": None,
+        "n_tools": len(request.toolset), "schema_tokens": turn.schema_tokens,
     }
-    try:
-        prompt = render(request.toolset, cell.format_id, cell.protocol_id, request.text)
-        row["schema_tokens"] = prompt.schema_tokens
-        messages = prompt.messages
-        if request.system:  # the source's own system message goes ahead of the tool prompt
-            messages = [{"role": "system", "content": f"{request.system}\n\n{messages[0]['content']}"},
-                        *messages[1:]]
-        completion = client.complete(messages, max_tokens=max_tokens, temperature=0.0,
-                                     tools=prompt.api_tools)
-    except Exception as exc:  # a render or server failure becomes a row, never a lost turn
+    completion = outcome.completion
+    if completion is None:  # a render or server failure becomes a row, never a lost turn
         row.update(reply="", reply_tool_calls=None, calls=[], n_calls=0, parsed_strict=False,
                    parsed_lenient=False, lenient_protocol=None, format_compliant=False,
                    renested=False, resolved_names=[], issues=[], correct_end_state=None,
                    correct_possible_answers=False, tool_correct=False,
                    schema_valid=None, schema_issue="", gold=[g.to_dict() for g in request.gold],
                    reason="", prompt_tokens=None, completion_tokens=None, latency_s=None,
-                   error=f"{type(exc).__name__}: {exc}", grading_version=grading_version(),
+                   error=outcome.error or "unknown failure", grading_version=grading_version(),
+                   tokens_estimated=None, cost=None, price=price.name,
                    **{f"correct_{rule}": False for rule in RULES})
         return row
+    latency = completion.latency_s
     row.update(reply=completion.text, reply_tool_calls=completion.tool_calls,
-               prompt_tokens=completion.prompt_tokens,
-               completion_tokens=completion.completion_tokens, latency_s=completion.latency_s,
+               latency_s=None if latency != latency else latency,  # NaN: a batch reply
                error=None)
+    _ledger(row, turn, completion, price)
     return _graded(row, request)
 
 
@@ -260,8 +283,14 @@ def _end_state(calls: Sequence[Any], request: Request) -> bool | None:
 def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *,
               checkpoint: str | os.PathLike[str] | None = None, max_concurrency: int = 4,
               max_tokens: int = 256, progress: bool = True,
-              stop: threading.Event | None = None) -> pd.DataFrame:
+              stop: threading.Event | None = None, executor: Executor | str | None = None,
+              cassette: str | os.PathLike[str] | None = None,
+              price: Price | str = "frontier_api") -> pd.DataFrame:
     """Answer every request in every cell and return one row per turn.
+
+    The run is first a plan (:func:`toolform.plan.plan_run`: each turn's exact request and its
+    cassette key, the tool block rendered once per toolset, format and protocol); an executor
+    sends it; each reply is graded and written to the checkpoint as it arrives.
 
     Parameters
     ----------
@@ -269,28 +298,48 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
         The conditions; protocol and model are filled from the format and the client if empty.
     requests : sequence of Request
         The labelled requests (each carries its own toolset and gold calls).
-    client : ChatClient
+    client : ChatClient, mapping of str to ChatClient, str, or None
         Anything with ``model`` and ``complete(messages, *, max_tokens, temperature, tools)``
-        returning a ``Completion`` (``OpenAICompatClient``, ``ReplayClient``...).
+        returning a ``Completion`` (``OpenAICompatClient``, ``ReplayClient``...); or one client
+        per model id, for a sweep over models (each cell names its model); or, with an
+        executor that reaches the servers itself (``RayExecutor``, ``BatchExecutor``), the
+        model id of cells that name none (or None when every cell names its model).
     checkpoint : path, optional
-        JSONL file every finished turn is appended to. Turns already in it are not asked again
-        (those that ended in an error are); its rows are part of the result. Those graded by
-        other parser or grader code (``grading_version``) or against other gold calls are
-        re-graded from their stored replies first (see the module docstring).
+        JSONL file every finished turn is appended to, under the durability policy of
+        :mod:`toolform.journal` (a process kill loses no finished turn; an ``fsync`` every 256
+        turns or second). Turns already in it are not asked again (those that ended in an
+        error are); its rows are part of the result. A torn last line is set aside in
+        ``<checkpoint>.torn`` and its turn run again. Turns graded by other parser or grader
+        code (``grading_version``) or against other gold calls are re-graded from their stored
+        replies first (see the module docstring).
     max_concurrency : int
-        Requests in flight at once.
+        Requests in flight at once (the local executor).
     max_tokens : int
         Completion budget per turn, in tokens.
     progress : bool
         Show a ``tqdm.auto`` progress bar (Jupyter or terminal).
     stop : threading.Event, optional
         When set, no new turn starts; finished turns are kept (resume by running again).
+    executor : Executor or "local", optional
+        What sends the requests (``toolform.executors``); default a ``LocalExecutor`` at
+        ``max_concurrency``. Whatever the executor, the same replies give the same rows.
+    cassette : path, optional
+        A cassette file every reply the executor returns is appended to, keyed as
+        ``ReplayClient`` keys it (for executors that do not record, such as ``RayExecutor``;
+        a ``ReplayClient`` client records on its own).
+    price : Price or str, default "frontier_api"
+        The price vector of the ``cost`` column (``toolform.cost``).
 
     Returns
     -------
     pandas.DataFrame
         One row per (cell, request) turn with the columns of :data:`TURN_COLUMNS`, in cell then
         request order.
+
+    Raises
+    ------
+    ValueError
+        When a cell's model has no client (and the executor needs one).
 
     Warns
     -----
@@ -300,39 +349,65 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
     """
     from tqdm.auto import tqdm
 
-    model = getattr(client, "model", "") or ""
-    cells = [c.resolved(model) for c in cells]
-    done = {_turn_key(r): r for r in read_checkpoint(checkpoint)} if checkpoint else {}
-    writer = _Checkpoint(Path(checkpoint) if checkpoint else None)
-    todo = [(c, r) for c in cells for r in requests
-            if not ((key := (c.model, c.label, r.id)) in done and not done[key].get("error"))]
-    results = dict(done)
-    _regrade_stale(results, {(c.model, c.label, r.id): r for c in cells for r in requests},
-                   writer, checkpoint)
-    bar = tqdm(total=len(cells) * len(requests), initial=len(cells) * len(requests) - len(todo),
-               disable=not progress, desc="turns")
-    with ThreadPoolExecutor(max_workers=max(1, max_concurrency)) as pool:
-        futures = {}
-        for cell, request in todo:
-            if stop is not None and stop.is_set():
-                break
-            futures[pool.submit(_guarded, stop, cell, request, client, max_tokens)] = None
-        for future in as_completed(futures):
-            row = future.result()
-            if row is None:  # stopped before it started
-                continue
-            writer.append(row)
+    price = get_price(price)
+    runner = get_executor(executor, max_concurrency=max_concurrency)
+    plan = plan_run(cells, requests, model=_default_model(client), max_tokens=max_tokens)
+    clients = _clients_by_model(client, plan.models, runner)
+    writer = JournalWriter(checkpoint) if checkpoint else None
+    recorder = JournalWriter(cassette) if cassette else None
+    try:
+        done = {_turn_key(r): r for r in read_checkpoint(checkpoint)} if checkpoint else {}
+        todo = [t for t in plan
+                if not ((key := t.turn_key) in done and not done[key].get("error"))]
+        results = dict(done)
+        _regrade_stale(results, {t.turn_key: t.request for t in plan}, writer, checkpoint)
+        bar = tqdm(total=len(plan), initial=len(plan) - len(todo), disable=not progress,
+                   desc="turns")
+        unrendered = [Outcome(t, None, t.render_error) for t in todo if t.render_error]
+        sendable = [t for t in todo if not t.render_error]
+        for outcome in chain(unrendered, runner.execute(sendable, clients, stop=stop)):
+            row = _turn_row(outcome, price)
+            if writer is not None:
+                writer.append(row)
+            if recorder is not None and outcome.completion is not None:
+                recorder.append(recording(outcome.turn, outcome.completion))
             results[_turn_key(row)] = row
             bar.update(1)
-    bar.close()
-    order = {(c.model, c.label, r.id): i for i, (c, r) in
-             enumerate((c, r) for c in cells for r in requests)}
+        bar.close()
+    finally:
+        for journal in (writer, recorder):
+            if journal is not None:
+                journal.close()
+    order = {t.turn_key: i for i, t in enumerate(plan)}
     rows = sorted((r for k, r in results.items() if k in order), key=lambda r: order[_turn_key(r)])
     return turns_frame(rows)
 
 
+def _default_model(client: Any) -> str:
+    if isinstance(client, str):
+        return client
+    if client is None or isinstance(client, Mapping):
+        return ""
+    return getattr(client, "model", "") or ""
+
+
+def _clients_by_model(client: Any, models: Sequence[str], runner: Executor) -> dict[str, Any]:
+    """One client per model of the plan: a mapping as given, or the one client for all."""
+    if isinstance(client, Mapping):
+        clients = dict(client)
+    elif client is None or isinstance(client, str):
+        clients = {}
+    else:
+        clients = {model: client for model in models}
+    missing = [m for m in models if m not in clients]
+    if missing and isinstance(runner, LocalExecutor):
+        raise ValueError(f"no client for model(s) {missing}: pass client={{model: client}} "
+                         f"with one for each (got {sorted(clients)})")
+    return clients
+
+
 def _regrade_stale(results: dict[tuple[str, str, str], dict[str, Any]],
-                   requests: dict[tuple[str, str, str], Request], writer: _Checkpoint,
+                   requests: dict[tuple[str, str, str], Request], writer: JournalWriter | None,
                    checkpoint: Any) -> None:
     """Re-grade, in place and in the checkpoint, the finished turns whose verdicts are stale."""
     kept = 0
@@ -344,15 +419,9 @@ def _regrade_stale(results: dict[tuple[str, str, str], dict[str, Any]],
             kept += 1
             continue
         results[key] = _graded(row, request)
-        writer.append(results[key])
+        if writer is not None:
+            writer.append(results[key])
     if kept:
         warnings.warn(f"{checkpoint}: {kept} native-protocol turns were graded by older code and "
                       "cannot be re-graded (the checkpoint predates reply_tool_calls); their "
                       "verdicts are kept", StaleVerdictWarning, stacklevel=3)
-
-
-def _guarded(stop: threading.Event | None, cell: Cell, request: Request, client: Any,
-             max_tokens: int) -> dict[str, Any] | None:
-    if stop is not None and stop.is_set():
-        return None
-    return _run_turn(cell, request, client, max_tokens)

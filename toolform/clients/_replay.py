@@ -33,6 +33,7 @@ from typing import Any
 
 from .. import _jsontext as jsontext
 from ..errors import CassetteMissError, DatasetError
+from ..journal import set_aside_torn_tail
 from ._base import ChatClient, Completion
 from ._policy import RetryPolicy
 
@@ -117,7 +118,7 @@ class ReplayClient:
     toolform.errors.DatasetError
         When a cassette line other than the last of its file is not a valid recording (the file
         and line number are named). A truncated last line, as a crash mid-write leaves, is
-        skipped with a warning and dropped before the next append.
+        skipped with a warning and set aside in ``<cassette>.torn`` before the next append.
 
     Notes
     -----
@@ -275,28 +276,12 @@ class ReplayClient:
         with self._lock:
             path = self._append_path
             path.parent.mkdir(parents=True, exist_ok=True)
+            set_aside_torn_tail(path)  # a crash can leave half a line; keep it in <path>.torn
             with open(path, "ab") as handle:
-                _drop_partial_tail(handle, path)
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
             self._records[key] = completion
-
-
-def _drop_partial_tail(handle: Any, path: Path) -> None:
-    """Cut a file open for appending back to its last newline (a crash can leave half a line)."""
-    size = path.stat().st_size
-    if size == 0:
-        return
-    with open(path, "rb") as reader:
-        reader.seek(size - 1)
-        if reader.read(1) == b"\n":
-            return
-        reader.seek(0)
-        keep = reader.read().rfind(b"\n") + 1
-    warnings.warn(f"cassette {path}: dropping {size - keep} bytes of a truncated last line "
-                  "before appending", RuntimeWarning, stacklevel=4)
-    handle.truncate(keep)
 
 
 def cassette_client(cassette: str | os.PathLike[str], model: str, *,
