@@ -533,9 +533,9 @@ RECORDED_VALIDATION = "validation.csv"
 
 
 def recorded_validation() -> pd.DataFrame:
-    """The committed validation run, on held-out seeds (100 and up).
+    """The committed validation run of ``confidence_elimination``, on held-out seeds (300 up).
 
-    ``slice_20x5``: 100 grids at 10, 20, 30 and 50%; ``full_grid``: fewer grids at 5, 10 and
+    ``slice_20x5``: 100 grids at 10, 20, 30 and 50%; ``full_grid``: 20 grids at 5, 10 and
     20% (written on a shared machine; ``tests/benchmarks/bench_atlas_simulation.py --write``
     runs the benchmark's set and replaces it).
 
