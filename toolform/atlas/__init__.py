@@ -1,8 +1,9 @@
 """The format atlas: search a model's format × protocol grid for its best cells.
 
 ``atlas(requests, client, budget_turns=...)`` explores every format × protocol pair that can
-carry the requests' calls (``carry_grid``) by successive halving with strength shared along
-formats and protocols (``successive_halving``), on today's runner, and reports the best cells
+carry the requests' calls (``carry_grid``) by successive elimination with confidence bounds
+(``confidence_elimination``; ``successive_halving`` on request), with strength shared along
+formats and protocols, on today's runner, and reports the best cells
 with intervals, the search's path and BFCL's format-sensitivity statistics
 (``format_sensitivity``). ``synthetic_grid`` and ``simulate_search`` validate the search on grids
 whose true accuracies are known; ``toolform.atlas.charts`` draws the results.
