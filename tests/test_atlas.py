@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 import toolform.atlas as atlas_pkg
-from toolform.atlas import (LOSS_CHECKS, atlas, carry_grid, format_sensitivity, request_losses,
-                            simulate_search, successive_halving, synthetic_grid,
-                            validation_curve)
+from toolform.atlas import (LOSS_CHECKS, atlas, carry_grid, confidence_elimination,
+                            format_sensitivity, request_losses, simulate_search,
+                            successive_halving, synthetic_grid, validation_curve)
 from toolform.clients import Completion, ReplayClient
 from toolform.evidence import load_evidence
 from toolform.formats import render
@@ -123,6 +123,42 @@ def test_successive_halving_refuses_a_budget_below_one_turn_per_cell():
         successive_halving(rows, cols, 40, 59, lambda c, r: turns[c, r].astype(float))
 
 
+def test_confidence_elimination_finds_a_planted_best_within_budget():
+    rows, cols, turns, best = _planted()
+    asked: list[tuple[int, int]] = []
+
+    def ask(c, r):
+        asked.extend(zip(c.tolist(), r.tolist()))
+        return turns[c, r].astype(float)
+
+    budget = turns.size // 4
+    found = confidence_elimination(rows, cols, turns.shape[1], budget, ask, seed=1)
+    assert found.best == best
+    assert found.turns == len(asked) <= budget
+    assert len(set(asked)) == len(asked)                      # no pair asked twice
+    assert found.rounds[0].n_cells == len(rows)               # round 0 covers the grid
+    assert found.rounds[0].turns == len(rows) * (int(0.4 * budget) // len(rows))
+    assert found.eliminated_in[best] == -1 and best in found.finalists
+    assert sum(r.turns for r in found.rounds) == found.turns
+    # a dropped cell stays dropped until the final top-up (the last round, at most)
+    kept = [set(r.survivors) for r in found.rounds[:-1]]
+    assert all(b <= a for a, b in zip(kept, kept[1:])) and len(kept[-1]) < len(rows)
+    again = confidence_elimination(rows, cols, turns.shape[1], budget,
+                                   lambda c, r: turns[c, r].astype(float), seed=1)
+    assert again.best == found.best and again.outcomes == found.outcomes
+
+
+def test_confidence_elimination_refuses_bad_settings():
+    rows, cols, turns, _ = _planted()
+    ask = lambda c, r: turns[c, r].astype(float)  # noqa: E731
+    with pytest.raises(ValueError, match="at least 60"):
+        confidence_elimination(rows, cols, 40, 59, ask)
+    with pytest.raises(ValueError, match="first_share"):
+        confidence_elimination(rows, cols, 40, 600, ask, first_share=0.0)
+    with pytest.raises(ValueError, match="first_share"):
+        confidence_elimination(rows, cols, 40, 600, ask, z=-1.0)
+
+
 def test_failed_turns_cost_budget_but_give_no_verdict():
     rows, cols, turns, best = _planted()
 
@@ -131,9 +167,10 @@ def test_failed_turns_cost_budget_but_give_no_verdict():
         out[(c + r) % 7 == 0] = np.nan
         return out
 
-    found = successive_halving(rows, cols, 40, 800, flaky, seed=2)
-    assert found.turns <= 800
-    assert found.n_turns.sum() < found.turns          # the failed turns are not graded
+    for search in (successive_halving, confidence_elimination):
+        found = search(rows, cols, 40, 800, flaky, seed=2)
+        assert found.turns <= 800
+        assert found.n_turns.sum() < found.turns          # the failed turns are not graded
 
 
 # -- synthetic grids -------------------------------------------------------------------------------
@@ -172,10 +209,15 @@ def test_simulate_search_and_its_validation_curve():
     assert set(sim.method) == {"atlas", "full_grid", "full_grid_shared"}
     assert (sim.regret >= -1e-9).all()
     assert (sim[sim.method == "atlas"].turns_share <= 30.0 + 1e-9).all()
-    curve = validation_curve(sim, deltas=(0.0, 2.0, 100.0))
-    for _, group in curve.groupby(["method", "budget_share"]):
-        assert group["p_within"].is_monotonic_increasing
-        assert group["p_within"].iloc[-1] == 1.0
+    assert (sim.pool_regret >= -1e-9).all()
+    assert (sim[sim.method == "full_grid"].pool_regret == 0).all()
+    for truth in ("population", "pool"):
+        curve = validation_curve(sim, deltas=(0.0, 2.0, 100.0), truth=truth)
+        for _, group in curve.groupby(["method", "budget_share"]):
+            assert group["p_within"].is_monotonic_increasing
+            assert group["p_within"].iloc[-1] == 1.0
+    with pytest.raises(ValueError, match="truth"):
+        validation_curve(sim, truth="oracle")
 
 
 # -- BFCL's format-sensitivity statistics ---------------------------------------------------------

@@ -20,6 +20,7 @@ import pandas as pd
 from .grading import RULES
 from .ir import Request
 from .runs import Cell, run_cells
+from .repeats import expand_repeats
 from .stats import paired_bootstrap, wilson_interval
 
 __all__ = ["CELL_COLUMNS", "CORE_FORMATS", "HEADLINE_REASON", "LOCAL_MODEL_ID",
@@ -300,7 +301,7 @@ def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] =
             checkpoint: str | os.PathLike[str] | None = None, seed: int = 0,
             headline_rule: str = "symmetric", max_concurrency: int = 4, max_tokens: int = 160,
             progress: bool = True, stop: threading.Event | None = None,
-            executor: Any = None, price: Any = "frontier_api") -> ABResult:
+            executor: Any = None, price: Any = "frontier_api", repeats: int = 1) -> ABResult:
     """Run the eight-cell A/B test on one model.
 
     Parameters
@@ -322,6 +323,11 @@ def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] =
     max_concurrency, max_tokens, progress, stop, executor, price
         Passed to :func:`toolform.runs.run_cells` (``executor``: ``toolform.executors``;
         ``price``: the price vector of the cost ledger).
+    repeats : int, default 1
+        Times each request is asked, after the draw, so the repeats are of the same requests
+        (``toolform.repeats.expand_repeats``: repeat ``i`` has the id ``<id>#repeat<i>``;
+        ``toolform.repeats.repeat_summary`` reads pass@k, pass^k and the flip rate off the
+        turns).
 
     Returns
     -------
@@ -336,7 +342,7 @@ def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] =
 
     if headline_rule not in RULES:
         raise GradingError(f"headline_rule must be one of {RULES}, got {headline_rule!r}")
-    chosen = select_requests(requests, n, seed)
+    chosen = expand_repeats(select_requests(requests, n, seed), repeats)
     turns = run_cells([Cell(f) for f in formats], chosen, client, checkpoint=checkpoint,
                       max_concurrency=max_concurrency, max_tokens=max_tokens, progress=progress,
                       stop=stop, executor=executor, price=price)

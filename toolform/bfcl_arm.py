@@ -27,6 +27,7 @@ from .grading import RULES, grade
 from .ir import Request
 from .possible_answers import grade_possible_answers
 from .protocols import parse_reply
+from .repeats import expand_repeats
 from .runs import Cell, run_cells
 from .stats import wilson_interval
 
@@ -115,7 +116,8 @@ def recorded_bfcl_client() -> Any:
 def bfcl_arm(requests: Sequence[Request], client: Any,
              cells: Sequence[Cell] = (RECORDED_BFCL_CELL,), *,
              checkpoint: str | os.PathLike[str] | None = None, max_concurrency: int = 4,
-             max_tokens: int = RECORDED_MAX_TOKENS, progress: bool = True) -> pd.DataFrame:
+             max_tokens: int = RECORDED_MAX_TOKENS, progress: bool = True,
+             repeats: int = 1) -> pd.DataFrame:
     """Answer BFCL requests in each cell; one row per turn, graded four ways.
 
     Parameters
@@ -128,13 +130,17 @@ def bfcl_arm(requests: Sequence[Request], client: Any,
         Formats × protocols to run. Default: the recorded cell.
     checkpoint, max_concurrency, max_tokens, progress
         As in ``toolform.runs.run_cells`` (``max_tokens`` defaults to the recorded 256).
+    repeats : int, default 1
+        Times each request is asked (in every cell; ``toolform.repeats.expand_repeats``: repeat ``i``
+        has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
+        pass^k and the flip rate off the turns).
 
     Returns
     -------
     pandas.DataFrame
         ``toolform.runs.TURN_COLUMNS``; ``correct_possible_answers`` is BFCL's verdict.
     """
-    return run_cells(cells, requests, client, checkpoint=checkpoint,
+    return run_cells(cells, expand_repeats(requests, repeats), client, checkpoint=checkpoint,
                      max_concurrency=max_concurrency, max_tokens=max_tokens, progress=progress)
 
 

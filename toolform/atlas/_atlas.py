@@ -19,24 +19,39 @@ import pandas as pd
 
 from ..grading import RULES
 from ..ir import Request
+from ..repeats import expand_repeats
 from ..runs import Cell, run_cells
 from ..stats import noise_floor, paired_contrasts, wilson_interval
 from ._grid import carry_grid
-from ._search import SearchResult, successive_halving
+from ._search import SearchResult, confidence_elimination, successive_halving
 from ._sensitivity import format_sensitivity
 
 __all__ = ["ATLAS_CELL_COLUMNS", "PATH_COLUMNS", "RECORDED_ATLAS_BUDGET", "RECORDED_ATLAS_CASSETTE",
-           "RECORDED_ATLAS_DRAW", "AtlasResult", "atlas", "record_atlas", "recorded_atlas",
+           "RECORDED_ATLAS_DRAW", "RECORDED_ATLAS_PAIRS", "SEARCHES", "AtlasResult", "atlas", "record_atlas", "recorded_atlas",
            "recorded_atlas_requests"]
 
 #: The committed atlas cassette of the local model, relative to the packaged datasets folder.
 RECORDED_ATLAS_CASSETTE = "cassettes/atlas_qwen2.5-coder-0.5b-instruct.jsonl"
 #: Its request pool: (datasets, n, seed) for ``select_requests`` (the A/B's draw, first 20).
 RECORDED_ATLAS_DRAW = (("bfcl/simple_python", "bfcl/multiple"), 20, 0)
-#: Its budget, in turns: 10% of the 20 x 5 x 20 = 2,000-turn full grid.
-RECORDED_ATLAS_BUDGET = 200
+#: Its grid (a sparse one, ``pairs=``): the eight A/B cells, whose recorded replies seed it,
+#: and four crossings of the reference and the two non-JSON formats with the other protocols.
+#: The planned 20 x 5 slice (``ILLUSTRATION_FORMATS`` x ``ILLUSTRATION_PROTOCOLS``, 2,000
+#: turns) could not be recorded on the shared machine in time: a live turn of the local model
+#: took 40-600 s there.
+RECORDED_ATLAS_PAIRS = (("xml_schema", "xml_call"), ("natural_language", "nl_intent"),
+                        ("python_stub", "python_call"), ("json_schema_openai", "json_object"),
+                        ("yaml_schema", "json_object"), ("typescript", "json_object"),
+                        ("markdown_table", "json_object"), ("json_minimal", "json_object"),
+                        ("json_schema_openai", "xml_call"), ("json_schema_openai", "python_call"),
+                        ("xml_schema", "json_object"), ("python_stub", "json_object"))
+#: Its budget, in turns: 10% of the 12 x 20 = 240-turn full grid.
+RECORDED_ATLAS_BUDGET = 24
 #: Completion budget of every recorded turn, in tokens (as the eight-cell A/B).
 RECORDED_ATLAS_MAX_TOKENS = 160
+
+#: The searches :func:`atlas` runs.
+SEARCHES = ("elimination", "halving")
 
 #: The verdicts an atlas can search on: the three rules and BFCL's possible answers.
 ATLAS_RULES = (*RULES, "possible_answers")
@@ -208,9 +223,10 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
           protocols: Sequence[str] | None = None,
           pairs: Sequence[tuple[str, str]] | None = None, rules: Sequence[str] = ("main",),
           budget_turns: int, n_requests: int | None = None, seed: int = 0,
-          checkpoint: str | os.PathLike[str] | None = None, eta: float = 3.0,
-          finalists: int = 4, max_concurrency: int = 4, max_tokens: int = 160,
-          progress: bool = False, stop: threading.Event | None = None) -> AtlasResult:
+          checkpoint: str | os.PathLike[str] | None = None, search: str = "elimination",
+          eta: float = 3.0, finalists: int = 4, max_concurrency: int = 4,
+          max_tokens: int = 160, progress: bool = False,
+          stop: threading.Event | None = None, repeats: int = 1) -> AtlasResult:
     """Search the format × protocol grid for a model's best cells within a turn budget.
 
     The grid is every pair of ``formats`` × ``protocols`` whose protocol can carry every
@@ -242,10 +258,17 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
         Seed of the request draw, the search's request order and tie-breaking.
     checkpoint : path, optional
         JSONL checkpoint of every turn; running again resumes from it.
+    search : {"elimination", "halving"}, default "elimination"
+        :func:`toolform.atlas.confidence_elimination` (successive elimination with confidence
+        bounds, the validated default) or :func:`toolform.atlas.successive_halving`.
     eta, finalists
-        Passed to :func:`toolform.atlas.successive_halving`.
+        Passed to :func:`toolform.atlas.successive_halving` (``search="halving"`` only).
     max_concurrency, max_tokens, progress, stop
         Passed to :func:`toolform.runs.run_cells`.
+    repeats : int, default 1
+        Times each request is asked (after the draw; the search treats each repeat as a request of the pool; ``toolform.repeats.expand_repeats``: repeat ``i``
+        has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
+        pass^k and the flip rate off the turns).
 
     Returns
     -------
@@ -254,18 +277,21 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     Raises
     ------
     ValueError
-        On an unknown rule, duplicate request ids, an empty grid, or a budget below one turn
+        On an unknown search or rule, duplicate request ids, an empty grid, or a budget below one turn
         per carried cell.
     KeyError
         When ``pairs`` repeats a cell.
     """
     from ..abtest import select_requests
 
+    if search not in SEARCHES:
+        raise ValueError(f"search must be one of {SEARCHES}; got {search!r}")
     rules = tuple(rules)
     unknown = [r for r in rules if r not in ATLAS_RULES]
     if not rules or unknown:
         raise ValueError(f"rules must be a non-empty selection of {ATLAS_RULES}; got {rules}")
-    pool = select_requests(requests, n_requests if n_requests is not None else 10 ** 9, seed)
+    pool = expand_repeats(select_requests(requests, n_requests if n_requests is not None
+                                          else 10 ** 9, seed), repeats)
     ids = [r.id for r in pool]
     if len(set(ids)) != len(ids):
         raise ValueError("atlas: request ids must be unique in the pool (they key the turns)")
@@ -286,9 +312,10 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     run_options = {"max_concurrency": max_concurrency, "max_tokens": max_tokens,
                    "progress": progress, "stop": stop}
     ask = _asker(cells, pool, client, checkpoint, rules[0], run_options, collected, stop)
-    found = successive_halving([f_index[c.format_id] for c in cells],
-                               [p_index[c.protocol_id] for c in cells], len(pool), budget_turns,
-                               ask, eta=eta, finalists=finalists, seed=seed)
+    axes = ([f_index[c.format_id] for c in cells], [p_index[c.protocol_id] for c in cells],
+            len(pool), budget_turns, ask)
+    found = (confidence_elimination(*axes, seed=seed) if search == "elimination"
+             else successive_halving(*axes, eta=eta, finalists=finalists, seed=seed))
     turns = _turns_with_rounds(collected, found, cells, pool)
     table = _cell_table(turns, found, cells, rules)
     best = cells[found.best].label
@@ -311,9 +338,7 @@ def recorded_atlas_requests() -> list[Request]:
 
 
 def _recorded_options() -> dict[str, Any]:
-    from ._simulate import ILLUSTRATION_FORMATS, ILLUSTRATION_PROTOCOLS
-
-    return {"formats": ILLUSTRATION_FORMATS, "protocols": ILLUSTRATION_PROTOCOLS,
+    return {"pairs": RECORDED_ATLAS_PAIRS,
             "rules": ("main", "symmetric", "as_written", "possible_answers"),
             "budget_turns": RECORDED_ATLAS_BUDGET, "seed": RECORDED_ATLAS_DRAW[2],
             "max_tokens": RECORDED_ATLAS_MAX_TOKENS}
@@ -322,9 +347,8 @@ def _recorded_options() -> dict[str, Any]:
 def recorded_atlas(**run_options: Any) -> AtlasResult:
     """The committed atlas of the local model, replayed offline (an illustration).
 
-    Twenty formats × the five crossing protocols × 20 BFCL requests, searched for 10% of the
-    full grid's turns (``toolform.atlas.ILLUSTRATION_FORMATS``, ``ILLUSTRATION_PROTOCOLS``,
-    :data:`RECORDED_ATLAS_DRAW`, :data:`RECORDED_ATLAS_BUDGET`).
+    Twelve cells (:data:`RECORDED_ATLAS_PAIRS`) × 20 BFCL requests, searched for 10% of the
+    full grid's turns (:data:`RECORDED_ATLAS_DRAW`, :data:`RECORDED_ATLAS_BUDGET`).
 
     Parameters
     ----------

@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["SearchResult", "SearchRound", "successive_halving"]
+__all__ = ["SearchResult", "SearchRound", "confidence_elimination", "successive_halving"]
 
 #: ``ask(cells, requests) -> outcomes``: parallel int arrays of cell and request indices in,
 #: a float array out (1.0 correct, 0.0 wrong, NaN when the turn failed and has no verdict).
@@ -175,6 +175,24 @@ class _State:
              else float(prior_turns))
         score = (n * filled + k * prior) / (n + k)
         return score, n, k
+
+    def within_variance(self) -> float:
+        """Per-turn variance of request-adjusted verdicts within a cell, pooled over cells
+        (the ``s2`` of :func:`_prior_weight`); 0.25 before any cell has two turns."""
+        keys = np.array([k for k, v in self.outcomes.items() if not math.isnan(v)], dtype=int
+                        ).reshape(-1, 2)
+        vals = np.array([v for v in self.outcomes.values() if not math.isnan(v)], dtype=float)
+        if not len(vals):
+            return 0.25
+        cells, reqs = keys[:, 0], keys[:, 1]
+        req_mean = (np.bincount(reqs, vals, self.n_requests)
+                    / np.maximum(np.bincount(reqs, minlength=self.n_requests), 1))
+        adjusted = vals - req_mean[reqs]
+        n = np.bincount(cells, minlength=len(self.rows)).astype(float)
+        mean = np.divide(np.bincount(cells, adjusted, len(self.rows)), n,
+                         out=np.zeros(len(self.rows)), where=n > 0)
+        dof = float((n[n > 0] - 1).sum())
+        return max(float(((adjusted - mean[cells]) ** 2).sum() / dof), 1e-6) if dof > 0 else 0.25
 
 
 def _prior_weight(adjusted: np.ndarray, cells: np.ndarray, mean: np.ndarray, prior: np.ndarray,
@@ -354,6 +372,121 @@ def successive_halving(rows: Sequence[int], cols: Sequence[int], n_requests: int
                                   max(len(p) for p in readmitted.values()),
                                   turns, spent, ranked[0], float(score[ranked[0]]),
                                   tuple(ranked)))
+    score, n, _ = state.scores(weight)
+    final = tuple(_rank(score, survivors, tie))
+    return SearchResult(best=final[0], finalists=final, scores=score, n_turns=n,
+                        eliminated_in=eliminated, rounds=tuple(rounds), turns=spent,
+                        outcomes=dict(state.outcomes))
+
+
+def confidence_elimination(rows: Sequence[int], cols: Sequence[int], n_requests: int,
+                           budget_turns: int, ask: Ask, *, first_share: float = 0.4,
+                           z: float = 2.0, prior_turns: float | str = "auto",
+                           seed: int = 0) -> SearchResult:
+    """Find the best cell by successive elimination with confidence bounds (best-arm search).
+
+    Round 0 is the Latin design of :func:`successive_halving`, spending ``first_share`` of the
+    budget. Every cell then has a score (request-adjusted accuracy shrunk toward the additive
+    format + protocol prediction, weight ``k`` turns) and a posterior standard deviation
+    ``sqrt(s2 / (n + k))`` (``s2``: the pooled per-turn variance within cells). A survivor is
+    dropped once its upper bound ``score + z·sd`` falls below the leader's lower bound
+    ``score - z·sd``; when the budget cannot give every survivor the next round, the lowest
+    upper bounds go first. Each round gives every survivor the same new requests (a paired
+    design), half of what is left of the budget; the search stops when one survivor is left, or
+    the pool or the budget runs out. What is left then goes to the dropped cells with the
+    highest scores, on the survivors' requests (:func:`_top_up`), and they rejoin the final.
+
+    Parameters
+    ----------
+    rows, cols, n_requests, budget_turns, ask, prior_turns, seed
+        As for :func:`successive_halving`.
+    first_share : float, default 0.4
+        Share of the budget (a proportion) spent in round 0; at least one turn per cell.
+    z : float, default 2
+        Width of the confidence bounds, in posterior standard deviations.
+
+    Returns
+    -------
+    SearchResult
+
+    Raises
+    ------
+    ValueError
+        As :func:`successive_halving`, and when ``first_share`` is outside (0, 1] or ``z`` < 0.
+    """
+    rows_a = np.asarray(rows, dtype=int)
+    cols_a = np.asarray(cols, dtype=int)
+    n_cells = len(rows_a)
+    if n_cells == 0 or len(cols_a) != n_cells:
+        raise ValueError(f"confidence_elimination needs rows and cols of one non-zero length; "
+                         f"got {len(rows_a)} and {len(cols_a)}")
+    if n_requests < 1:
+        raise ValueError(f"n_requests must be at least 1, got {n_requests}")
+    if not 0 < first_share <= 1 or z < 0:
+        raise ValueError(f"need 0 < first_share <= 1 and z >= 0; got {first_share}, {z}")
+    if budget_turns < n_cells:
+        raise ValueError(f"budget_turns={budget_turns} cannot give each of the {n_cells} cells "
+                         f"one turn; give at least {n_cells}")
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(n_requests)
+    tie = rng.permutation(n_cells)
+    state = _State(rows_a, cols_a, n_requests)
+    m0 = min(max(1, int(first_share * budget_turns) // n_cells), n_requests)
+    per_cell = _latin_requests(rows_a, cols_a, int(cols_a.max()) + 1, n_requests, m0, order)
+    cells = np.repeat(np.arange(n_cells), [len(p) for p in per_cell])
+    reqs = np.concatenate(per_cell)
+    state.add(cells, reqs, np.asarray(ask(cells, reqs), dtype=float))
+    spent = turns = len(cells)
+    _, _, weight = state.scores(prior_turns)  # estimated once, on the unselected design
+    eliminated = np.full(n_cells, -1)
+    rounds: list[SearchRound] = []
+    survivors = list(range(n_cells))
+    asked_cells, width, next_request, r = n_cells, m0, 0, 0
+    while True:
+        score, n, _ = state.scores(weight)
+        sd = np.sqrt(state.within_variance() / (n + weight))
+        upper = score + z * sd
+        ranked = _rank(score, survivors, tie)
+        leader = ranked[0]
+        floor = score[leader] - z * sd[leader]
+        keep = [c for c in ranked if upper[c] >= floor]
+        left = budget_turns - spent
+        if len(keep) > max(left, 1):  # the budget cannot give every survivor a request
+            keep = sorted(keep, key=lambda c: (-upper[c], tie[c]))[:max(left, 1)]
+            keep = _rank(score, keep, tie)
+        for c in survivors:
+            if c not in keep:
+                eliminated[c] = r
+        rounds.append(SearchRound(r, asked_cells, width, turns, spent, keep[0],
+                                  float(score[keep[0]]), tuple(keep)))
+        survivors = keep
+        width = min(max(left // (2 * len(survivors)), 1), n_requests - next_request)
+        if len(survivors) == 1 or width < 1 or left < len(survivors):
+            break
+        new = order[next_request:next_request + width].tolist()
+        next_request += width
+        pairs = [(c, q) for c in survivors for q in new if q not in state.asked[c]]
+        turns = len(pairs)
+        if pairs:
+            cells = np.array([p[0] for p in pairs], dtype=int)
+            reqs = np.array([p[1] for p in pairs], dtype=int)
+            state.add(cells, reqs, np.asarray(ask(cells, reqs), dtype=float))
+            spent += turns
+        asked_cells = len(survivors)
+        r += 1
+    readmitted = _top_up(state, weight, eliminated, order[:next_request], tie,
+                         budget_turns - spent, ask)
+    if readmitted:
+        turns = sum(len(p) for p in readmitted.values())
+        spent += turns
+        survivors = survivors + list(readmitted)
+        for c in readmitted:
+            eliminated[c] = -1
+        score, _, _ = state.scores(weight)
+        ranked = _rank(score, survivors, tie)
+        rounds.append(SearchRound(r + 1, len(readmitted),
+                                  max(len(p) for p in readmitted.values()), turns, spent,
+                                  ranked[0], float(score[ranked[0]]), tuple(ranked)))
     score, n, _ = state.scores(weight)
     final = tuple(_rank(score, survivors, tie))
     return SearchResult(best=final[0], finalists=final, scores=score, n_turns=n,

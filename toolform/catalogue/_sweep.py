@@ -31,6 +31,7 @@ from ..generator import decoy_catalogue
 from ..grading import grade
 from ..ir import Request, Toolset
 from ..protocols import parse_reply
+from ..repeats import expand_repeats
 from ..stats import wilson_interval
 from ..tokens import estimate_tokens
 from ._retrieve import METHODS, Retriever, recall_at
@@ -368,7 +369,7 @@ def count_sweep(client: Any, requests: Iterable[Request], *,
                 format_id: str = "xml_schema", protocol_id: str | None = None, seed: int = 0,
                 context_tokens: int | None = None, max_tokens: int = 256,
                 price_setting: str = "self_hosted", max_concurrency: int = 1,
-                progress: bool = False) -> pd.DataFrame:
+                progress: bool = False, repeats: int = 1) -> pd.DataFrame:
     """Answer each request in catalogues of each size under each strategy.
 
     Parameters
@@ -401,6 +402,10 @@ def count_sweep(client: Any, requests: Iterable[Request], *,
         Turns in flight at once.
     progress : bool, default False
         Show a tqdm bar.
+    repeats : int, default 1
+        Times each request is asked (at every size and strategy; ``toolform.repeats.expand_repeats``: repeat ``i``
+        has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
+        pass^k and the flip rate off the turns).
 
     Returns
     -------
@@ -419,7 +424,7 @@ def count_sweep(client: Any, requests: Iterable[Request], *,
     """
     runner = _Runner(client, format_id, protocol_id, seed, context_tokens, max_tokens,
                      _prices(price_setting))
-    requests = list(requests)
+    requests = expand_repeats(list(requests), repeats)
     jobs = [(r, n, s) for r in requests for n in sizes for s in strategies]
     for request in requests:  # fail on a bad request or size before asking the model anything
         for n in sizes:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..ir import Request, Toolset
+from ..repeats import expand_repeats
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -197,7 +198,7 @@ def hijack_experiment(requests: Sequence[Request], client: Any, formats: Sequenc
                       protocol: str | None = None, clean_mode: str = "strip_high",
                       checkpoint: str | os.PathLike[str] | None = None,
                       max_concurrency: int = 4, max_tokens: int = 256,
-                      progress: bool = True) -> HijackResult:
+                      progress: bool = True, repeats: int = 1) -> HijackResult:
     """Plant ``sentence`` in each request's target tool and measure, per format, who follows it.
 
     Parameters
@@ -224,6 +225,10 @@ def hijack_experiment(requests: Sequence[Request], client: Any, formats: Sequenc
         beside it, so an interrupted experiment resumes.
     max_concurrency, max_tokens, progress
         Passed to ``toolform.runs.run_cells``.
+    repeats : int, default 1
+        Times each request is asked (in every condition and format; ``toolform.repeats.expand_repeats``: repeat ``i``
+        has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
+        pass^k and the flip rate off the turns).
 
     Returns
     -------
@@ -252,6 +257,7 @@ def hijack_experiment(requests: Sequence[Request], client: Any, formats: Sequenc
     elif sentinel not in sentence:
         raise ValueError(f"sentinel {sentinel!r} does not occur in the sentence {sentence!r}")
 
+    requests = expand_repeats(requests, repeats)
     planted, cleaned, flagged = [], [], []
     for request in requests:
         target = _target(request)
