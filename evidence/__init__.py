@@ -10,6 +10,6 @@ Every table carries the study tables its rows come from (``source``) and the set
 were measured under (``conditions``); a missing or altered table raises ``EvidenceError``.
 """
 
-from ._tables import EvidenceColumn, EvidenceTable, evidence_tables, load_evidence
+from ._tables import EvidenceColumn, EvidenceRow, EvidenceTable, evidence_tables, load_evidence
 
-__all__ = sorted(["EvidenceColumn", "EvidenceTable", "evidence_tables", "load_evidence"])
+__all__ = ["EvidenceColumn", "EvidenceRow", "EvidenceTable", "evidence_tables", "load_evidence"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -14,7 +14,7 @@ import pandas as pd
 
 from toolform.errors import EvidenceError
 
-__all__ = ["EvidenceColumn", "EvidenceTable", "evidence_tables", "load_evidence"]
+__all__ = ["EvidenceColumn", "EvidenceRow", "EvidenceTable", "evidence_tables", "load_evidence"]
 
 EVIDENCE_DIR = Path(__file__).resolve().parent
 _REBUILD = "rebuild with: python -m toolform.evidence.build"
@@ -44,6 +44,70 @@ class EvidenceColumn:
 
 
 _PANDAS_DTYPES = {"string": "str", "float": "float64"}
+
+
+@dataclass(frozen=True)
+class EvidenceRow:
+    """One value of an evidence table that a result rests on, with where it comes from.
+
+    The advisor and the catalogue planner cite their figures with it, so every number they show
+    can be traced back to a table row (``load_evidence(row.table)``) and to the study tables
+    behind it (``row.source``).
+
+    Attributes
+    ----------
+    table : str
+        The evidence table's id, or ``"measurement"`` for a cell of the caller's own A/B result.
+    source : tuple of str
+        The study tables the value comes from (``("paper:tab_main",)``), or ``("ab_test",)``.
+    key : mapping
+        The columns that identify the row (``{"format_id": "xml_schema", "rule": "main"}``).
+    column : str
+        The column read.
+    value : float, int, bool or None
+        The value read, in ``unit``.
+    unit : str or None
+        The column's declared unit (``percent``, ``percentage_points``, ``tokens`` ...).
+    label : str
+        What the value is, in words ("XML at 64 tools, main rule").
+    role : str
+        What the result uses it for (the advisor's ``base``, ``pooled``, ``tool_count``,
+        ``tier``, ``protocol``, ``cost``, ``catalogue``, ``guard`` ...; "" when not said).
+    row : mapping
+        The whole stored row.
+    """
+
+    table: str
+    source: tuple[str, ...]
+    key: Mapping[str, Any]
+    column: str
+    value: Any
+    unit: str | None
+    label: str
+    role: str = ""
+    row: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def cite(cls, table: EvidenceTable, row: Mapping[str, Any], column: str, *,
+             key: tuple[str, ...], label: str, role: str = "") -> EvidenceRow:
+        """The value ``row[column]`` of ``table``, identified by the columns ``key``.
+
+        Raises
+        ------
+        KeyError
+            When the table declares no such column, or the row lacks a key column.
+        """
+        unit = table.column(column).unit
+        return cls(table=table.id, source=table.source,
+                   key=MappingProxyType({k: row[k] for k in key}), column=column,
+                   value=row[column], unit=unit, label=label, role=role,
+                   row=MappingProxyType(dict(row)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record: ``table, source, key, column, value, unit, label, role``."""
+        return {"table": self.table, "source": list(self.source), "key": _thaw_all(self.key),
+                "column": self.column, "value": _thaw_all(self.value), "unit": self.unit,
+                "label": self.label, "role": self.role}
 
 
 @dataclass(frozen=True)
@@ -132,15 +196,33 @@ def _thaw(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
+def _thaw_all(value: Any) -> Any:
+    """A frozen value (tuples, read-only mappings) as plain JSON-ready lists and dicts."""
+    if isinstance(value, (tuple, list)):
+        return [_thaw_all(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _thaw_all(v) for k, v in value.items()}
+    return value
+
+
+_MANIFESTS: dict[tuple[str, int, int], dict[str, Any]] = {}
+
+
 def _manifest(root: Path) -> dict[str, Any]:
     path = root / "manifest.json"
-    if not path.exists():
-        raise EvidenceError(f"the evidence manifest {path} is missing; {_REBUILD}")
     try:
-        return json.loads(path.read_text("utf-8"))
-    except json.JSONDecodeError as exc:
-        raise EvidenceError(f"the evidence manifest {path} is not valid JSON ({exc}); "
-                            f"{_REBUILD}") from None
+        stat = path.stat()
+    except FileNotFoundError:
+        raise EvidenceError(f"the evidence manifest {path} is missing; {_REBUILD}") from None
+    # parsed once per file version (the tables themselves are re-hashed on every load)
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _MANIFESTS:
+        try:
+            _MANIFESTS[key] = json.loads(path.read_text("utf-8"))
+        except json.JSONDecodeError as exc:
+            raise EvidenceError(f"the evidence manifest {path} is not valid JSON ({exc}); "
+                                f"{_REBUILD}") from None
+    return _MANIFESTS[key]
 
 
 _CACHE: dict[tuple[str, str], EvidenceTable] = {}

@@ -1,6 +1,6 @@
 """A scripted chat client for the catalogue tests: it reads the prompt the way a model would.
 
-* A stage-one (selection) prompt: it answers with the gold tool's name when the menu lists it,
+* A stage-one (selection) prompt (either ask placement): it answers with the gold tool's name when the menu lists it,
   else ``none``.
 * A call prompt: when the gold tool is among the tools shown and at most ``confused_above``
   tools are shown, it writes the gold call in the asked protocol; with more tools it returns an
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import threading
 
-from toolform.catalogue._two_stage import SELECTION_INSTRUCTION
+from toolform.catalogue import SELECTION_ASK, SELECTION_INSTRUCTION
 from toolform.clients import Completion
 from toolform.protocols import get_protocol, protocol_ids
 
@@ -33,11 +33,14 @@ class CatalogueFake:
     def complete(self, messages, *, max_tokens=None, temperature=None, tools=None,
                  extra_body=None) -> Completion:
         system = messages[0]["content"]
-        request = self.by_text[messages[-1]["content"]]
+        asked = messages[-1]["content"]
+        in_request = asked.endswith(SELECTION_ASK)
+        selecting = in_request or SELECTION_INSTRUCTION in system
+        request = self.by_text[asked[:-len(SELECTION_ASK)] if in_request else asked]
         gold = request.gold[0]
         with self.lock:
             self.log.append({"system": system, "max_tokens": max_tokens})
-        if SELECTION_INSTRUCTION in system:
+        if selecting:
             text = gold.name if json.dumps(gold.name) in system else "none"
         else:
             shown = [t for t in request.toolset.names if _shows(system, t)]

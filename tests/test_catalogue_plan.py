@@ -6,7 +6,7 @@ import pytest
 
 import toolform.catalogue as catalogue
 from toolform._thresholds import catalogue_strategy
-from toolform.catalogue import CataloguePlan, plan_catalogue
+from toolform.catalogue import SELECTION_ASK, CataloguePlan, plan_catalogue
 from toolform.evidence import load_evidence
 from toolform.formats import render_block
 from toolform.generator import decoy_catalogue
@@ -73,7 +73,7 @@ def test_two_stage_with_a_query_carries_the_selection_messages():
     plan = plan_catalogue(cat(100), query=WEATHER)
     assert plan.strategy == "two_stage"
     system, user = plan.selection_messages
-    assert user == {"role": "user", "content": WEATHER}
+    assert user == {"role": "user", "content": WEATHER + SELECTION_ASK}
     assert all(f'"{name}"' in system["content"] for name in cat(100).names)
 
 

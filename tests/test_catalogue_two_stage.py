@@ -7,8 +7,7 @@ import json
 import pytest
 
 from catalogue_fakes import CatalogueFake
-from toolform.catalogue import TwoStage
-from toolform.catalogue._two_stage import SELECTION_MAX_TOKENS
+from toolform.catalogue import SELECTION_ASK, SELECTION_MAX_TOKENS, TwoStage
 from toolform.clients import Completion
 from toolform.formats import render, render_block
 from toolform.generator import decoy_catalogue
@@ -31,17 +30,27 @@ def stages():
     ("get_weather_v2", "get_weather_v2", "name"),                # longest wins
     ("get_weather or get_weather_v2?", "get_weather_v2", "name"),
     ("get_time, then send-mail", "send-mail", "name"),            # longer name wins
-    ("get_timezone", None, "failed"),                             # not a whole identifier
-    ("SendMail", "send-mail", "first_word"),                      # separators stripped
-    ('"GetTime."', "get_time", "first_word"),
+    ("get_timezone", "get_time", "name"),                         # contained, as the study reads
+    ("SEND-MAIL", "send-mail", "name"),
+    ("SendMail", None, "failed"),                                 # not a name as written
+    ('"Get_Time."', "get_time", "name"),
     ("none", None, "failed"),
+    ("I am not sure which one.", None, "failed"),                 # no fallback to a tool
     ("", None, "failed"),
     (None, None, "failed"),
 ])
 def test_parse_selection(stages, reply, name, how):
-    selection = stages.parse_selection(reply)
+    assert stages.parse_selection(reply) == name
+    selection = stages.read_selection(reply)
     assert (selection.name, selection.how) == (name, how)
     assert selection.failed is (name is None)
+
+
+def test_equally_long_names_go_to_the_catalogue_order():
+    stages = TwoStage(Toolset((ToolIR("tool_b", "one"), ToolIR("tool_a", "two"))))
+    assert stages.parse_selection("tool_a or tool_b") == "tool_b"
+    # a first word that is a name, stripped of quotes and punctuation, is contained anyway
+    assert stages.parse_selection("'TOOL_A'.") == "tool_a"
 
 
 def test_stage_one_uses_the_registered_two_stage_formats():
@@ -54,7 +63,9 @@ def test_stage_one_uses_the_registered_two_stage_formats():
     assert json.loads(names.stage_one_block) == toolset.names
     system, user = names.selection_messages("weather in Osaka?")
     assert names.stage_one_block in system["content"]
-    assert user == {"role": "user", "content": "weather in Osaka?"}
+    # as in the study, the selection sentence ends the user's request
+    assert user == {"role": "user", "content": "weather in Osaka?" + SELECTION_ASK}
+    assert SELECTION_ASK not in system["content"]
 
 
 def test_call_messages_show_the_selected_schema_alone():
@@ -79,6 +90,8 @@ def test_run_both_stages_and_count_tokens():
     fake = CatalogueFake([request])
     result = TwoStage(toolset).run(fake, request)
     assert result.selected == "get_current_weather" and not result.selection_failed
+    assert result.request == request.text
+    assert result.call_messages == TwoStage(toolset).call_messages(request, result.selected)
     assert [c.to_dict() for c in result.parsed.calls] == [
         {"name": "get_current_weather", "arguments": {"city": "Osaka"}}]
     assert [entry["max_tokens"] for entry in fake.log] == [SELECTION_MAX_TOKENS, 256]
@@ -106,7 +119,8 @@ def test_a_selection_failure_has_no_second_stage():
     client = _Scripted("I am not sure.")
     result = TwoStage(toolset).run(client, _request(toolset))
     assert result.selection_failed and result.selected is None
-    assert client.calls == 1 and result.reply == "" and result.parsed.calls == ()
+    assert client.calls == 1 and result.reply == "" and result.parsed is None
+    assert result.call_messages is None
     assert result.call_prompt_tokens is None and result.prompt_tokens is None
 
 
@@ -123,3 +137,20 @@ def test_stage_two_is_parsed_against_the_whole_catalogue():
 def test_empty_toolset_is_refused():
     with pytest.raises(ValueError, match="empty"):
         TwoStage(Toolset())
+
+
+def test_the_system_placement_keeps_the_recorded_layout():
+    from toolform.catalogue import ASK_PLACEMENTS, SELECTION_INSTRUCTION
+
+    toolset = decoy_catalogue(4, 0, target="get_current_weather")
+    system, user = TwoStage(toolset, ask_placement="system").selection_messages("weather?")
+    # the layout the committed count-sweep cassette was recorded with, byte for byte
+    block = render_block(toolset, "names_desc_then_schema")
+    assert system["content"] == (f"You can use one of the following tools.\n\n{block}\n\n"
+                                 f"{SELECTION_INSTRUCTION}\n")
+    assert user == {"role": "user", "content": "weather?"}
+    assert ASK_PLACEMENTS == ("request", "system")
+    with pytest.raises(ValueError, match="ask_placement"):
+        TwoStage(toolset, ask_placement="both")
+    with pytest.raises(KeyError):
+        TwoStage(toolset, protocol_id="no_such_protocol")

@@ -18,12 +18,15 @@ def frame(table_id: str) -> pd.DataFrame:
 
 
 def encodings(spec: dict) -> dict[str, tuple[str, str]]:
-    """channel -> (field or datum, type) over a spec and its layers."""
+    """channel -> (field, type), first found, over a spec, its layers and concatenated parts."""
     out = {}
-    for part in [spec, *spec.get("layer", [])]:
+    parts = [spec]
+    while parts:
+        part = parts.pop(0)
+        parts.extend(part.get("layer", []) + part.get("hconcat", []) + part.get("vconcat", []))
         for channel, enc in part.get("encoding", {}).items():
-            if isinstance(enc, dict):
-                out[channel] = (enc.get("field", enc.get("datum")), enc.get("type"))
+            if isinstance(enc, dict) and "field" in enc and channel not in out:
+                out[channel] = (enc["field"], enc.get("type"))
     return out
 
 
@@ -39,31 +42,35 @@ CASES = [
                                    "y": ("percent", "quantitative"),
                                    "color": ("format_id", "nominal"),
                                    "strokeDash": ("measure", "nominal")}),
-    (rule_flip_chart, "main_grid", {"x": ("rule", "nominal"), "y": ("accuracy", "quantitative"),
-                                    "color": ("format_id", "nominal")}),
+    (rule_flip_chart, "main_grid", {"y": ("rule", "nominal"),
+                                    "x": ("minus_json_low", "quantitative"),
+                                    "x2": ("minus_json_high", None)}),
     (crossing_chart, "protocol_crossing", {"x": ("protocol_id", "nominal"),
                                            "y": ("format_id", "nominal"),
                                            "color": ("accuracy", "quantitative")}),
     (disclosure_chart, "disclosure", {"x": ("n_tools", "ordinal"), "xOffset": ("arm", "nominal"),
-                                      "y": ("gain", "quantitative"),
+                                      "y": ("gain_low", "quantitative"),
                                       "y2": ("gain_high", None)}),
     (selection_chart, "selection", {"x": ("procedure", "nominal"),
                                     "y": ("family_label", "nominal"),
-                                    "text": ("accuracy", "quantitative")}),
+                                    "color": ("accuracy", "quantitative"),
+                                    "text": ("shown", "nominal")}),
     (ladder_chart, "ladder", {"x": ("shows", "nominal"), "y": ("accuracy", "quantitative")}),
     (hijack_chart, "injection", {"x": ("followed", "quantitative"),
                                  "y": ("format_id", "nominal"),
-                                 "color": ("shows_descriptions", "nominal")}),
+                                 "color": ("shows_descriptions", "nominal"),
+                                 "x2": ("minus_nl_high", None)}),
     (cost_frontier_chart, "cost_frontier", {"x": ("tokens", "quantitative"),
                                             "y": ("accuracy", "quantitative"),
-                                            "color": ("on_frontier", "nominal")}),
+                                            "color": ("on_frontier", "nominal"),
+                                            "text": ("format_id", "nominal")}),
 ]
 
 
 @pytest.mark.parametrize("make,table,expected", CASES, ids=[c[0].__name__ for c in CASES])
 def test_chart_validates_and_encodes_the_table(make, table, expected) -> None:
     chart = make(frame(table))
-    assert isinstance(chart, (alt.Chart, alt.LayerChart))
+    assert isinstance(chart, alt.TopLevelMixin)
     spec = chart.to_dict()  # validates against the Vega-Lite schema
     assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
     got = encodings(spec)
@@ -73,17 +80,7 @@ def test_chart_validates_and_encodes_the_table(make, table, expected) -> None:
             assert got[channel][1] == kind, channel
 
 
-def test_single_mark_charts_are_plain_charts() -> None:
-    for make, table, _ in CASES:
-        if make is not disclosure_chart:
-            assert isinstance(make(frame(table)), alt.Chart), make.__name__
-    assert isinstance(disclosure_chart(frame("disclosure")), alt.LayerChart)
-
-
 def test_charts_carry_the_table_values_unchanged() -> None:
-    grid = frame("main_grid")
-    rows = data_rows(rule_flip_chart(grid).to_dict())
-    assert [r["accuracy"] for r in rows] == grid["accuracy"].tolist()
     crossing = frame("protocol_crossing")
     shown = data_rows(crossing_chart(crossing, rule="as_written").to_dict())
     expected = crossing[crossing["rule"] == "as_written"]
@@ -97,13 +94,62 @@ def test_charts_carry_the_table_values_unchanged() -> None:
 
 def test_s_curve_folds_accuracy_and_empty_without_computing() -> None:
     spec = s_curve_chart(frame("tool_count")).to_dict()
-    assert spec["transform"] == [{"fold": ["accuracy", "empty"], "as": ["measure", "percent"]}]
-    assert spec["encoding"]["x"]["scale"] == {"type": "log", "base": 2}
+    line = spec["layer"][0]
+    assert line["transform"] == [{"fold": ["accuracy", "empty"], "as": ["measure", "percent"]}]
+    assert line["encoding"]["x"]["scale"] == {"type": "log", "base": 2}
 
 
-def test_rule_flip_keeps_the_table_order_of_rules() -> None:
-    spec = rule_flip_chart(frame("main_grid")).to_dict()
-    assert spec["encoding"]["x"]["sort"] == list(dict.fromkeys(frame("main_grid")["rule"]))
+def test_rule_flip_shows_xml_minus_json_with_its_interval_per_rule() -> None:
+    grid = frame("main_grid")
+    spec = rule_flip_chart(grid).to_dict()
+    rows = data_rows(spec)
+    xml = grid[grid.format_id == "xml_schema"]
+    assert [(r["rule"], r["minus_json"], r["minus_json_low"], r["minus_json_high"])
+            for r in rows] == list(xml[["rule", "minus_json", "minus_json_low",
+                                        "minus_json_high"]].itertuples(index=False, name=None))
+    # the headline contrast: +13.8 under main, +1.07 symmetric, -3.28 as written (main_grid)
+    assert [r["minus_json"] for r in rows] == [13.8, 1.07, -3.28]
+    assert spec["layer"][1]["encoding"]["y"]["sort"] == list(dict.fromkeys(grid["rule"]))
+    with pytest.raises(ValueError, match="format_id must be one of"):
+        rule_flip_chart(grid, format_id="xml_shema")
+
+
+def test_the_two_crossing_heatmaps_order_their_rows_alike() -> None:
+    crossing = frame("protocol_crossing")
+    orders = {rule: crossing_chart(crossing, rule=rule).to_dict()["encoding"]["y"]["sort"]
+              for rule in ("main", "symmetric", "as_written")}
+    assert orders["main"] == orders["symmetric"] == orders["as_written"]
+
+
+def test_selection_marks_the_winner_of_each_family() -> None:
+    selection = frame("selection")
+    spec = selection_chart(selection).to_dict()
+    import vl_convert as vlc
+
+    svg = vlc.vegalite_to_svg(spec)
+    contenders = selection[selection.procedure != "oracle"]
+    winners = contenders.loc[contenders.groupby("family_label")["accuracy"].idxmax()]
+    for row in winners.itertuples():  # each family's best cell carries the star
+        assert f"{row.accuracy:.2f} ★" in svg, row.family_label
+    assert svg.count("★") >= selection["family_label"].nunique()
+    # dark text on every cell: no viridis yellow on white
+    assert spec["layer"][1]["mark"]["color"] == "#111111"
+
+
+def test_ladder_shows_the_names_only_gap_with_its_interval() -> None:
+    chart = ladder_chart(frame("ladder"), frame("names_only_by_count"))
+    assert isinstance(chart, alt.HConcatChart)
+    got = encodings(chart.to_dict()["hconcat"][1])
+    assert got["y"][0] == "gap_low" and got["y2"][0] == "gap_high"
+
+
+def test_hijack_and_cost_frontier_name_what_they_show() -> None:
+    spec = cost_frontier_chart(frame("cost_frontier")).to_dict()
+    text = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "text")
+    assert text["encoding"]["text"]["field"] == "format_id"
+    assert text["transform"] == [{"filter": "datum.on_frontier"}]
+    hijack = hijack_chart(frame("injection")).to_dict()
+    assert "natural_language" in hijack["hconcat"][1]["layer"][1]["encoding"]["x"]["title"]
 
 
 @pytest.mark.parametrize("make,table,_", CASES, ids=[c[0].__name__ for c in CASES])

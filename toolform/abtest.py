@@ -22,15 +22,27 @@ from .ir import Request
 from .runs import Cell, run_cells
 from .stats import paired_bootstrap, wilson_interval
 
-__all__ = ["CELL_COLUMNS", "CORE_FORMATS", "LOCAL_MODEL_ID", "RECORDED_AB_CASSETTE",
-           "RECORDED_AB_DATASETS", "ABResult", "ab_test", "recorded_ab_client", "select_requests",
-           "summarize_cells"]
+__all__ = ["CELL_COLUMNS", "CORE_FORMATS", "HEADLINE_REASON", "LOCAL_MODEL_ID",
+           "RECORDED_AB_CASSETTE", "RECORDED_AB_DATASETS", "RULE_MEANINGS", "ABResult", "ab_test",
+           "recorded_ab_client", "select_requests", "summarize_cells"]
 
 #: The eight core formats, in the order of the study's main grid.
 CORE_FORMATS = ("xml_schema", "natural_language", "python_stub", "json_schema_openai",
                 "yaml_schema", "typescript", "markdown_table", "json_minimal")
 
 REFERENCE_FORMAT = "json_schema_openai"
+
+#: Each grading rule in one line (``toolform.grading`` has the full definitions).
+RULE_MEANINGS = {
+    "main": "names forgiven for case and separators, flat arguments re-nested for the text "
+            "protocols only",
+    "symmetric": "the same repairs for every protocol",
+    "as_written": "the calls exactly as written",
+}
+#: Why the headline rule is ``symmetric`` (numbers: evidence ``main_grid``).
+HEADLINE_REASON = ("it repairs every protocol alike, so a protocol is not ranked up by the "
+                   "repairs it alone gets (in the study, XML's lead over JSON Schema is 13.8 "
+                   "points under main and 1.1 under symmetric; evidence main_grid)")
 
 #: The model the committed eight-cell cassette was recorded against (``datasets/cassettes/``).
 LOCAL_MODEL_ID = "qwen2.5-coder-0.5b-instruct"
@@ -150,21 +162,77 @@ class ABResult:
     model: str
 
     def table(self) -> pd.DataFrame:
-        """A display table: one row per cell, accuracy and interval per rule, contrast vs JSON.
+        """A display table: one row per cell; accuracy, interval and contrast under each rule.
 
-        Columns ``<rule>`` (percent), ``<rule>_ci`` (text ``"[low, high]"``), ``<rule>_vs_json``
-        (percentage points with interval, as text), and ``n``.
+        Returns
+        -------
+        pandas.DataFrame
+            Shape ``(cells, 3 + 6 × 3)``, in cell order: ``cell``, ``n`` (graded turns),
+            ``n_errors`` (failed turns); then for each rule ``<rule>``, ``<rule>_low``,
+            ``<rule>_high`` (accuracy and its Wilson 95% interval, percent) and
+            ``<rule>_vs_json``, ``<rule>_vs_json_low``, ``<rule>_vs_json_high`` (the paired
+            contrast against ``json_schema_openai`` and its bootstrap 95% interval, percentage
+            points). All numeric, rounded to one decimal.
         """
         out = []
         for cell, group in self.cells.groupby("cell", sort=False):
-            row: dict[str, Any] = {"cell": cell, "n": int(group["n"].iloc[0])}
+            row: dict[str, Any] = {"cell": cell, "n": int(group["n"].iloc[0]),
+                                   "n_errors": int(group["n_errors"].iloc[0])}
             for r in group.itertuples():
-                row[r.rule] = round(r.accuracy, 1)
-                row[f"{r.rule}_ci"] = f"[{r.ci_low:.1f}, {r.ci_high:.1f}]"
-                row[f"{r.rule}_vs_json"] = (
-                    f"{r.minus_reference:+.1f} [{r.minus_reference_low:+.1f}, {r.minus_reference_high:+.1f}]")
+                row.update({r.rule: r.accuracy, f"{r.rule}_low": r.ci_low,
+                            f"{r.rule}_high": r.ci_high, f"{r.rule}_vs_json": r.minus_reference,
+                            f"{r.rule}_vs_json_low": r.minus_reference_low,
+                            f"{r.rule}_vs_json_high": r.minus_reference_high})
             out.append(row)
-        return pd.DataFrame(out)
+        return pd.DataFrame(out).round(1)
+
+    def report(self, *, width: int = 100) -> str:
+        """The A/B result as text for a terminal: the units, the rules, the table, the headline.
+
+        Accuracy under each rule (percent of graded turns); for the headline rule also its
+        Wilson 95% interval and the paired contrast against ``json_schema_openai`` (percentage
+        points, bootstrap 95% interval); the graded and failed turns per cell. Every line fits
+        ``width`` columns.
+
+        Parameters
+        ----------
+        width : int, default 100
+            Longest line, in characters.
+
+        Returns
+        -------
+        str
+            Several lines, no trailing newline.
+        """
+        import textwrap
+
+        head = self.headline_rule
+        others = [r for r in RULES if r != head]
+        header = ["cell", "n", "failed", f"{head} [95% CI]", "vs JSON, pp [95% CI]", *others]
+        rows = []
+        for values in self.table().to_dict("records"):
+            contrast = ("reference" if values["cell"].startswith(f"{REFERENCE_FORMAT}/") else
+                        _signed(values[f"{head}_vs_json"]) + " " + _interval(
+                            values[f"{head}_vs_json_low"], values[f"{head}_vs_json_high"], True))
+            rows.append([values["cell"], str(values["n"]), str(values["n_errors"]),
+                         _percent(values[head]) + " "
+                         + _interval(values[f"{head}_low"], values[f"{head}_high"]),
+                         contrast, *(_percent(values[r]) for r in others)])
+        widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
+        lines = [" ".join(text.ljust(w) if i == 0 else text.rjust(w)
+                          for i, (text, w) in enumerate(zip(line, widths))).rstrip()
+                 for line in [header, *rows]]
+        notes = [
+            f"Eight-cell A/B on {self.model}. Accuracy: percent of graded turns (a failed turn "
+            "is not graded); 95% CI: Wilson interval; vs JSON: the cell minus "
+            f"{REFERENCE_FORMAT} on the same requests, in percentage points, with a paired "
+            "bootstrap 95% interval.",
+            "Rules: " + "; ".join(f"{r}: {RULE_MEANINGS[r]}" for r in RULES) + ".",
+            f"The best cell is chosen under {head}" + (
+                f": {HEADLINE_REASON}" if head == "symmetric" else "") + ".",
+        ]
+        wrapped = [textwrap.fill(note, width) for note in [*notes, self.summary()]]
+        return "\n".join(wrapped[:1] + [""] + lines + [""] + wrapped[1:])
 
     def chart(self) -> Any:
         """Altair chart: accuracy per cell with 95% intervals, one colour per rule."""
@@ -180,6 +248,22 @@ class ABResult:
         return (f"{self.model}: best cell {self.best[0]}{tie} at {head.accuracy:.1f}% "
                 f"[{head.ci_low:.1f}, {head.ci_high:.1f}] under {self.headline_rule}, "
                 f"n={int(head.n)} per cell")
+
+
+def _percent(value: float) -> str:
+    return "–" if value != value else f"{value:.1f}"  # NaN: no graded turn
+
+
+def _signed(value: float) -> str:
+    return "–" if value != value else f"{value:+.1f}"
+
+
+def _interval(low: float, high: float, signed: bool = False) -> str:
+    """``[4.3, 21.4]``, or ``–`` when there is none (no graded turn, no reference cell)."""
+    if low != low or high != high:
+        return "–"
+    form = "{:+.1f}" if signed else "{:.1f}"
+    return f"[{form.format(low)}, {form.format(high)}]"
 
 
 def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] = CORE_FORMATS,

@@ -49,6 +49,7 @@ __all__ = [
     "Request",
     "ToolCall",
     "ToolIR",
+    "ToolUniverse",
     "Toolset",
     "TypeIR",
     "named_types",
@@ -912,3 +913,37 @@ class Request:
                    gold=tuple(GoldCall.from_dict(g) for g in data.get("gold", ())),
                    category=data.get("category", ""), source=data.get("source", ""),
                    system=data.get("system", ""))
+
+
+class ToolUniverse(Toolset):
+    """The study's name for a toolset: the tools shown to a model in one context.
+
+    A :class:`Toolset` built the way the study's code builds one, ``ToolUniverse(tools=[...],
+    universe_id="weather")``; ``universe_id`` is kept as the toolset's ``source``. Everything
+    that takes a Toolset takes it.
+
+    Parameters
+    ----------
+    tools : sequence of ToolIR
+    universe_id : str, default "universe"
+        A label for the collection.
+    executors : mapping of str to callable, optional
+    source : str, optional
+        Overrides ``universe_id`` as the label (used when a copy is made).
+
+    Raises
+    ------
+    ValueError
+        When two tools share a name.
+    """
+
+    def __init__(self, tools: Sequence[ToolIR] = (), universe_id: str = "universe", *,
+                 executors: Mapping[str, Callable[..., Any]] | None = None,
+                 source: str | None = None) -> None:
+        super().__init__(tools=tuple(tools), executors=dict(executors or {}),
+                         source=universe_id if source is None else source)
+
+    @property
+    def universe_id(self) -> str:
+        """The collection's label (the toolset's ``source``)."""
+        return self.source

@@ -13,6 +13,10 @@ Each widget is layout plus callbacks into public ToolForm functions; its control
   fit, the two-stage selection prompt.
 - :class:`GuardInspector`: guard findings in place, the cleaned copy, pin and verify.
 - :class:`RoutingLab`: the routing simulation with sliders, its pictures and the missions.
+
+Every widget keeps the same conventions (``widgets/_common.py``): a tooltip on every control, a
+Reset to the starting state, the table shown as ``widget.frame`` with a CSV download, and a busy
+line while work runs.
 """
 
 from ._ab_panel import ABTestPanel
@@ -23,5 +27,5 @@ from ._guard_inspector import GuardInspector
 from ._reply_grader import ReplyGrader
 from ._routing_lab import RoutingLab
 
-__all__ = sorted(["ABTestPanel", "CataloguePlanner", "FormatViewer", "GuardInspector",
-                  "ReplyGrader", "RoutingLab", "ToolsetExplorer"])
+__all__ = ["ABTestPanel", "CataloguePlanner", "FormatViewer", "GuardInspector", "ReplyGrader",
+           "RoutingLab", "ToolsetExplorer"]

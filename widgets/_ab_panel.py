@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +13,13 @@ import ipywidgets as widgets
 from toolform.abtest import (CORE_FORMATS, LOCAL_MODEL_ID, RECORDED_AB_CASSETTE,
                              RECORDED_AB_DATASETS, ABResult, ab_test, select_requests,
                              summarize_cells)
+from toolform.charts import displayable
 from toolform.clients import OpenAICompatClient, ReplayClient
 from toolform.datasets import data_path, dataset_names, load_dataset
 from toolform.errors import DatasetError
 from toolform.runs import read_checkpoint, turns_frame
 
+from ._common import Conventions
 from ._html import error, esc, frame_table
 
 __all__ = ["ABTestPanel"]
@@ -27,18 +30,23 @@ MODEL_SOURCES = (("replay a cassette", "replay"), ("local server", "local"),
 
 #: The local model server's address (``toolform local-model serve``).
 LOCAL_BASE_URL = "http://127.0.0.1:8080/v1"
+#: While a run goes, the chart is redrawn at most this often (seconds); the table every poll.
+CHART_EVERY_S = 3.0
 
 
-class ABTestPanel(widgets.VBox):
+class ABTestPanel(Conventions, widgets.VBox):
     """The eight-cell A/B test (``toolform.abtest.ab_test``) with start, stop and resume.
 
     The run happens on a background thread, checkpointed turn by turn to a JSONL file
     (``toolform.runs``). While it runs, the panel reads the checkpoint every ``poll_s`` seconds
     and shows the progress, the table (``ABResult.table()``: accuracy per cell and rule in
-    percent, Wilson 95% intervals, paired bootstrap contrast against ``json_schema_openai`` in
-    percentage points) and the chart (``ABResult.chart()``) of the turns finished so far. Stop
-    lets the turns in flight finish and starts no more; Resume runs again on the same checkpoint,
-    which asks only for the turns not yet finished.
+    percent with its Wilson 95% interval as numeric low/high columns, the paired bootstrap
+    contrast against ``json_schema_openai`` in percentage points) and the chart
+    (``ABResult.chart()``) of the turns finished so far. Stop lets the turns in flight finish
+    and starts no more; Resume runs again on the same checkpoint, which asks only for the turns
+    not yet finished; Start always begins a new run on a new checkpoint, clearing the last
+    one's table. A replay can be paced (seconds per recorded reply) so that it can be watched,
+    stopped and resumed like a live run.
 
     Parameters
     ----------
@@ -55,7 +63,10 @@ class ABTestPanel(widgets.VBox):
         ``"replay"`` (the cassette, offline), ``"local"`` (:data:`LOCAL_BASE_URL`) or ``"url"``.
     model, base_url, cassette, checkpoint : ipywidgets.Text
         The model id; the server's API root (for ``"url"``); the cassette to replay (or record
-        to); the checkpoint file (blank: Start makes a new one in a temporary folder).
+        to); the checkpoint file (blank: Start makes a new one in a temporary folder; an
+        existing file: Start makes a new one beside it, Resume continues it).
+    pace : ipywidgets.BoundedFloatText
+        Seconds each replayed reply waits (replay only; 0 replays at full speed).
     api_key : ipywidgets.Password
         Bearer token for servers that need one.
     record : ipywidgets.Checkbox
@@ -75,9 +86,11 @@ class ABTestPanel(widgets.VBox):
         The Altair chart of the turns finished so far.
     result : ABResult or None
         The finished (or stopped) run's result.
+    frame : pandas.DataFrame or None
+        The table shown (``ABResult.table()``); ``download`` saves it as CSV.
     """
 
-    def __init__(self, client: Any = None, *, poll_s: float = 0.5) -> None:
+    def __init__(self, client: Any = None, *, poll_s: float = 0.5, pace_s: float = 0.0) -> None:
         self.poll_s = poll_s
         self._given = client
         self.result: ABResult | None = None
@@ -87,6 +100,7 @@ class ABTestPanel(widgets.VBox):
         self._poller: threading.Thread | None = None
         self._shown = -1
         self._ended = False
+        self._charted = 0.0
         self.model_source = widgets.ToggleButtons(options=MODEL_SOURCES, value="replay",
                                                   description="model")
         self.model = widgets.Text(value=LOCAL_MODEL_ID, description="model id")
@@ -109,6 +123,8 @@ class ABTestPanel(widgets.VBox):
         self.seed = widgets.IntText(value=0, description="seed")
         self.checkpoint = widgets.Text(description="checkpoint", placeholder="(new temporary file)",
                                        layout=widgets.Layout(width="80%"))
+        self.pace = widgets.BoundedFloatText(value=pace_s, min=0.0, max=60.0, step=0.05,
+                                             description="pace (s)")
         self.start_button = widgets.Button(description="Start", button_style="primary",
                                            icon="play")
         self.stop_button = widgets.Button(description="Stop", button_style="warning",
@@ -116,26 +132,48 @@ class ABTestPanel(widgets.VBox):
         self.resume_button = widgets.Button(description="Resume", icon="forward")
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="turns")
         self.status = widgets.HTML()
-        self.table = widgets.HTML(layout=widgets.Layout(width="98%"))
+        # the table scrolls inside the panel rather than pushing it wider
+        self.table = widgets.HTML(layout=widgets.Layout(width="98%", max_height="420px",
+                                                        overflow="auto"))
         self.chart = widgets.Output()
         self._live = widgets.VBox([self.base_url, self.api_key, self.record])
         if client is None:
-            model_controls = [self.model_source, self.model, self._live, self.cassette]
+            model_controls = [self.model_source, self.model, self._live, self.cassette,
+                              self.pace]
         else:
             self.model.value = getattr(client, "model", "") or ""
             model_controls = [widgets.HTML(f"model <b>{esc(self.model.value)}</b> "
                                            f"(client {esc(type(client).__name__)})")]
+        toolbar = self._conventions("ab_test", {
+            self.model_source: "Where replies come from: the cassette (offline), the local "
+                               "model server, or any OpenAI-compatible URL",
+            self.model: "The model id sent to the server (and part of each cassette key)",
+            self.base_url: "The server's API root, e.g. http://127.0.0.1:8000/v1",
+            self.api_key: "Bearer token, for servers that need one",
+            self.record: "Also append every live reply to the cassette",
+            self.cassette: "The cassette file replayed (or recorded to)",
+            self.pace: "Seconds each replayed reply waits: a slow replay can be stopped and "
+                       "resumed",
+            self.datasets: "The packaged datasets the requests are drawn from",
+            self.n: "Requests per cell (the study measured 50)",
+            self.seed: "Seed of the request draw and the bootstrap",
+            self.checkpoint: "JSONL file each finished turn is appended to",
+            self.start_button: "Start a new run on a new checkpoint",
+            self.stop_button: "Let the turns in flight finish and start no more",
+            self.resume_button: "Carry on from the checkpoint: only unfinished turns are asked",
+        })
         super().__init__(children=[
             *model_controls,
             widgets.HBox([self.datasets, widgets.VBox([self.n, self.seed])]), self.checkpoint,
             widgets.HBox([self.start_button, self.stop_button, self.resume_button]),
-            widgets.HBox([self.progress, self.status]), self.table, self.chart,
+            widgets.HBox([self.progress, self.status]), toolbar, self.table, self.chart,
         ])
         self._on_source()
         self.model_source.observe(lambda _: self._on_source(), names="value")
         self.start_button.on_click(lambda _: self.start())
         self.stop_button.on_click(lambda _: self.stop())
         self.resume_button.on_click(lambda _: self.resume())
+        self._remember_start()
 
     def __repr__(self) -> str:
         return (f"ABTestPanel(model={self.model.value!r}, source={self.model_source.value!r}, "
@@ -149,6 +187,7 @@ class ABTestPanel(widgets.VBox):
     def _on_source(self) -> None:
         source = self.model_source.value
         self._live.layout.display = "none" if source == "replay" else None
+        self.pace.layout.display = None if source == "replay" else "none"
         self.base_url.disabled = source == "local"
         if source == "local":
             self.base_url.value = LOCAL_BASE_URL
@@ -157,7 +196,8 @@ class ABTestPanel(widgets.VBox):
         if self._given is not None:
             return self._given
         if self.model_source.value == "replay":
-            return ReplayClient(self.cassette.value, model=self.model.value, mode="replay")
+            return ReplayClient(self.cassette.value, model=self.model.value, mode="replay",
+                                pace_s=self.pace.value)
         live = OpenAICompatClient(self.base_url.value, self.model.value,
                                   api_key=self.api_key.value or None)
         if self.record.value:
@@ -166,18 +206,22 @@ class ABTestPanel(widgets.VBox):
 
     # -- actions ---------------------------------------------------------------------------------
     def start(self) -> None:
-        """Start a new run on a new checkpoint (a given checkpoint path must not exist yet)."""
+        """Start a new run on a new checkpoint, clearing the last run's table and chart.
+
+        A blank checkpoint field gets a new file in a temporary folder; a path that exists
+        already (the last run's, say) gets a new file beside it (``turns-2.jsonl``...), so no
+        run's turns are mixed into another's. Resume is the way to continue a run.
+        """
         if self.running:
             return
         path = self.checkpoint.value.strip()
-        if path and Path(path).exists():
-            self.status.value = (f"the checkpoint <code>{esc(path)}</code> exists: press Resume "
-                                 "to continue that run, or give another path")
-            return
         if not path:
             path = str(Path(tempfile.mkdtemp(prefix="toolform-ab-")) / "turns.jsonl")
-            self.checkpoint.value = path
+        elif Path(path).exists():
+            path = str(_fresh_beside(Path(path)))
+        self.checkpoint.value = path
         self.result = None
+        self._clear()
         self._launch(path, "started")
 
     def resume(self) -> None:
@@ -203,6 +247,22 @@ class ABTestPanel(widgets.VBox):
                 thread.join(timeout)
         return self.result
 
+    def _clear(self) -> None:
+        self.table.value = ""
+        self.chart.outputs = ()
+        self._export(None)
+
+    def _on_reset(self) -> None:
+        """Stop a run, clear the results and show the starting controls."""
+        if self.running:
+            self._stop.set()
+            self.wait(60)
+        self.result = None
+        self._clear()
+        self.progress.value = 0
+        self.status.value = ""
+        self._on_source()
+
     # -- the run ---------------------------------------------------------------------------------
     def _launch(self, path: str, verb: str) -> None:
         try:
@@ -216,6 +276,7 @@ class ABTestPanel(widgets.VBox):
         self._stop = threading.Event()
         self._shown = -1
         self._ended = False
+        self._charted = 0.0
         self.progress.max = max(planned, 1)
         self.progress.value = 0
         self.status.value = f"{verb}: {planned} turns planned, checkpoint <code>{esc(path)}</code>"
@@ -229,6 +290,10 @@ class ABTestPanel(widgets.VBox):
         self._poller.start()
 
     def _work(self, client: Any, sources: list[Any], n: int, seed: int, path: str) -> None:
+        with self._working("running the eight cells"):
+            self._run(client, sources, n, seed, path)
+
+    def _run(self, client: Any, sources: list[Any], n: int, seed: int, path: str) -> None:
         try:
             result = ab_test(sources, client, n=n, seed=seed, checkpoint=path, progress=False,
                              stop=self._stop)
@@ -267,12 +332,29 @@ class ABTestPanel(widgets.VBox):
             self._ended = self._ended or final
             self._shown = len(result.turns)
             self.progress.value = min(self._shown, self.progress.max)
-            self.table.value = (f'<div style="overflow-x: auto">{frame_table(result.table())}'
-                                "</div>")
-            self.chart.outputs = ()
-            self.chart.append_display_data(result.chart())
+            shown = result.table()
+            self._export(shown)
+            self.table.value = (
+                '<div style="overflow: auto"><div style="font-size: 11px; color: #555">'
+                "accuracy: % of graded turns; _low/_high: Wilson 95% interval; _vs_json: "
+                "percentage points against json_schema_openai (paired bootstrap 95% interval)"
+                f"</div>{frame_table(shown)}</div>")
+            now = time.monotonic()
+            if final or now - self._charted >= CHART_EVERY_S:
+                self._charted = now
+                self.chart.outputs = ()
+                self.chart.append_display_data(displayable(result.chart()))
 
     def _buttons(self, *, running: bool) -> None:
         self.start_button.disabled = running
         self.resume_button.disabled = running
         self.stop_button.disabled = not running
+
+
+def _fresh_beside(path: Path) -> Path:
+    """``turns-2.jsonl``, ``turns-3.jsonl``...: the first name beside ``path`` not taken."""
+    for number in range(2, 10_000):
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+    raise FileExistsError(f"no free checkpoint name beside {path}")

@@ -6,6 +6,7 @@ import shlex
 from typing import Any, Callable
 
 import ipywidgets as widgets
+import pandas as pd
 
 from toolform.datasets import dataset_names, load_dataset
 from toolform.guard import iter_fields, scan_toolset
@@ -13,6 +14,7 @@ from toolform.io import load_mcp, load_tools
 from toolform.ir import NO_DEFAULT, Toolset
 from toolform.tiers import TIER_LIMITS, tier_estimate, tool_profile
 
+from ._common import Conventions
 from ._html import esc, error, findings_html, flat_params, mark, table, type_label
 
 __all__ = ["ToolsetExplorer"]
@@ -21,7 +23,7 @@ __all__ = ["ToolsetExplorer"]
 SOURCES = (("dataset", "dataset"), ("file", "file"), ("MCP server", "mcp"))
 
 
-class ToolsetExplorer(widgets.VBox):
+class ToolsetExplorer(Conventions, widgets.VBox):
     """Load a toolset from a packaged dataset, a tools file or a live MCP server, and browse it.
 
     The list shows each tool with its complexity tier (``toolform.tiers.tier_estimate``, the
@@ -58,6 +60,9 @@ class ToolsetExplorer(widgets.VBox):
         What is shown now.
     findings : list of toolform.guard.Finding
         The guard's findings on ``toolset``.
+    frame : pandas.DataFrame
+        One row per tool shown: ``tool``, ``tier``, ``n_params``, ``depth``, ``findings``,
+        ``description``; ``download`` saves it as CSV.
     """
 
     def __init__(self, toolset: Toolset | None = None, *, dataset: str = "mcp/requests") -> None:
@@ -85,8 +90,18 @@ class ToolsetExplorer(widgets.VBox):
                                     layout=widgets.Layout(width="38%"))
         self.detail = widgets.HTML(layout=widgets.Layout(width="62%"))
         self._inputs = widgets.VBox()
+        toolbar = self._conventions("toolset", {
+            self.source: "Where the tools come from: a packaged dataset, a file, or a live "
+                         "MCP server",
+            self.dataset: "A packaged dataset; each request carries its own toolset",
+            self.request: "The request whose toolset is shown",
+            self.path: "A tools file (OpenAI, Anthropic, MCP tools/list, BFCL or IR JSON)",
+            self.command: "An MCP server's command line; it is started and asked tools/list",
+            self.load_button: "Load from the chosen source",
+            self.tools: "Pick a tool to see its parameters and guard findings",
+        })
         super().__init__(children=[
-            self.source, self._inputs, widgets.HBox([self.load_button, self.status]),
+            toolbar, self.source, self._inputs, widgets.HBox([self.load_button, self.status]),
             self.summary, widgets.HBox([self.tools, self.detail]),
         ])
         self._fill_requests()
@@ -96,8 +111,19 @@ class ToolsetExplorer(widgets.VBox):
         self.request.observe(self._on_request, names="value")
         self.load_button.on_click(lambda _: self.load())
         self.tools.observe(lambda _: self._show_tool(), names="value")
+        self._initial = toolset
         if toolset is not None:
             self.show_toolset(toolset)
+        else:
+            self.load()
+        self._remember_start()
+
+    def reset(self) -> None:
+        """Back to the starting state: the given toolset, or the first dataset's request."""
+        super().reset()
+        self.status.value = ""
+        if self._initial is not None:
+            self.show_toolset(self._initial)
         else:
             self.load()
 
@@ -135,27 +161,33 @@ class ToolsetExplorer(widgets.VBox):
             The loaded toolset, or None when loading failed.
         """
         try:
-            if self.source.value == "dataset":
-                request = load_dataset(self.dataset.value)[self.request.value]
-                toolset = request.toolset
-                label = f"{self.dataset.value} · {request.id}"
-            elif self.source.value == "file":
-                toolset = load_tools(self.path.value.strip())
-                label = self.path.value.strip()
-            else:
-                argv = shlex.split(self.command.value)
-                if not argv:
-                    raise ValueError("type an MCP server command line first")
-                toolset = load_mcp(argv)
-                label = self.command.value.strip()
+            with self._working("loading"):
+                toolset = self._load_source()
+                label = self._label
         except Exception as exc:  # any loader failure is shown, never raised into the UI
             self.status.value = error(exc)
             return None
-        self.show_toolset(toolset)
+        with self._working("scanning"):
+            self.show_toolset(toolset)
         self.status.value = f"loaded {len(toolset)} tools from <code>{esc(label)}</code>"
         for callback in self._listeners:
             callback(toolset)
         return toolset
+
+    def _load_source(self) -> Toolset:
+        """The toolset of the current source; ``_label`` says where it came from."""
+        if self.source.value == "dataset":
+            request = load_dataset(self.dataset.value)[self.request.value]
+            self._label = f"{self.dataset.value} · {request.id}"
+            return request.toolset
+        if self.source.value == "file":
+            self._label = self.path.value.strip()
+            return load_tools(self._label)
+        argv = shlex.split(self.command.value)
+        if not argv:
+            raise ValueError("type an MCP server command line first")
+        self._label = self.command.value.strip()
+        return load_mcp(argv)
 
     def show_toolset(self, toolset: Toolset) -> None:
         """Show ``toolset`` (scan it with the guard, list its tools, select the first)."""
@@ -170,6 +202,11 @@ class ToolsetExplorer(widgets.VBox):
             flag = f" · ⚠ {counts[tool.name]}" if counts[tool.name] else ""
             options.append((f"{tool.name} · tier {tier_estimate(tool)}{flag}", tool.name))
         self.tools.options = options
+        self._export(pd.DataFrame(
+            [{"tool": t.name, "tier": tier_estimate(t), "n_params": tool_profile(t).n_params,
+              "depth": tool_profile(t).depth, "findings": counts[t.name],
+              "description": t.description} for t in toolset],
+            columns=["tool", "tier", "n_params", "depth", "findings", "description"]))
         self.summary.value = self._summary_html()
         self.tools.value = toolset.names[0] if len(toolset) else None
         self._show_tool()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import ipywidgets as widgets
+import pandas as pd
 
 from toolform.datasets import load_dataset
 from toolform.evidence import load_evidence
@@ -13,6 +14,7 @@ from toolform.grading import RULES
 from toolform.ir import Toolset
 from toolform.protocols import get_protocol, protocol_ids
 
+from ._common import Conventions
 from ._html import error, esc, pre, table
 
 __all__ = ["FormatViewer"]
@@ -28,7 +30,7 @@ def _tokens_html(prompt: Any) -> str:
             f"<b>{prompt.schema_tokens:,}</b> tokens (estimate: characters / 4){exact}</span>")
 
 
-class FormatViewer(widgets.VBox):
+class FormatViewer(Conventions, widgets.VBox):
     """Render a toolset in a chosen format and protocol, beside a second format, with the study's
     figures for the choice.
 
@@ -64,6 +66,9 @@ class FormatViewer(widgets.VBox):
         The study's accuracy for the chosen format and protocol.
     prompt, compare_prompt : RenderedPrompt or None
         The last renders.
+    frame : pandas.DataFrame
+        One row per block shown: ``format_id``, ``protocol_id``, ``schema_chars``,
+        ``schema_tokens`` (characters / 4), ``schema_tokens_tiktoken``; ``download`` saves it.
     """
 
     def __init__(self, toolset: Toolset | None = None, *, format_id: str = "json_schema_openai",
@@ -72,6 +77,7 @@ class FormatViewer(widgets.VBox):
             name, index = DEFAULT_REQUEST
             toolset = load_dataset(name)[index].toolset
         self.toolset = toolset
+        self._initial = toolset
         self.prompt: Any = None
         self.compare_prompt: Any = None
         self._formats = load_evidence("formats")
@@ -97,16 +103,27 @@ class FormatViewer(widgets.VBox):
                                          layout=widgets.Layout(width="50%"))
         self._main_box = widgets.VBox([self.tokens, self.block],
                                       layout=widgets.Layout(width="50%"))
+        toolbar = self._conventions("format_sizes", {
+            self.format: "The schema format the tools are shown in (family in brackets)",
+            self.protocol: "The answer protocol asked for; a new format sets its own default",
+            self.compare: "A second format shown beside the first",
+            self.descriptions: "Show tool and parameter descriptions (off: the study's "
+                               "description ablation)",
+        })
         super().__init__(children=[
             widgets.HBox([self.format, self.protocol, self.descriptions]),
             self.compare,
             widgets.HBox([self._main_box, self._compare_box]),
-            self.instruction, self.study,
+            self.instruction, self.study, toolbar,
         ])
         self.format.observe(self._on_format, names="value")
         for control in (self.protocol, self.compare, self.descriptions):
             control.observe(lambda _: self.refresh(), names="value")
         self.refresh()
+        self._remember_start()
+
+    def _on_reset(self) -> None:
+        self.toolset = self._initial
 
     def __repr__(self) -> str:
         return (f"FormatViewer(format={self.format.value!r}, protocol={self.protocol.value!r}, "
@@ -143,6 +160,11 @@ class FormatViewer(widgets.VBox):
         self.instruction.value = (f"<b>Protocol {esc(spec.id)}</b> ({esc(spec.name)}) — the "
                                   f"prompt's instruction:{pre(spec.instruction)}")
         self.study.value = self._study_html(self.format.value, self.protocol.value)
+        self._export(pd.DataFrame(
+            [{"format_id": p.format_id, "protocol_id": p.protocol_id,
+              "schema_chars": p.schema_chars, "schema_tokens": p.schema_tokens,
+              "schema_tokens_tiktoken": p.schema_tokens_tiktoken}
+             for p in (self.prompt, self.compare_prompt) if p is not None]))
 
     def _show(self, format_id: str, protocol_id: str | None, options: RenderOptions,
               block: widgets.HTML, tokens: widgets.HTML, *, label: bool = False) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import ipywidgets as widgets
+import pandas as pd
 
 from toolform.datasets import load_dataset
 from toolform.guard import (CLEAN_MODES, DEFAULT_SENTENCE, clean_toolset, iter_fields, pin,
@@ -12,6 +13,7 @@ from toolform.guard import (CLEAN_MODES, DEFAULT_SENTENCE, clean_toolset, iter_f
 from toolform.io import load_tools
 from toolform.ir import Toolset
 
+from ._common import Conventions
 from ._html import SEVERITY_COLOURS, error, esc, findings_html, table
 
 __all__ = ["GuardInspector"]
@@ -20,7 +22,7 @@ __all__ = ["GuardInspector"]
 DEFAULT_REQUEST = ("mcp/requests", 0)
 
 
-class GuardInspector(widgets.VBox):
+class GuardInspector(Conventions, widgets.VBox):
     """Scan a toolset's metadata, see each finding highlighted where it is, clean, pin, verify.
 
     Findings come from ``toolform.guard.scan_toolset`` (rules TS101 to TS111); each flagged field
@@ -28,7 +30,10 @@ class GuardInspector(widgets.VBox):
     mode, shown as the fields it changed (before and after) and the findings left afterwards.
     Pin is ``pin`` (one SHA-256 per tool definition); Verify is ``verify`` of the toolset shown
     now against the last pin. To see a hijack caught, pin, plant a sentence into a tool's
-    description (``plant_instruction``, the study's injection), then scan and verify.
+    description (``plant_instruction``, the study's injection), then scan and verify. Reset
+    takes the planted text out again (back to the starting tools) and forgets the pin;
+    a new load clears the last pin's result (the pin itself is kept, so the new tools can be
+    verified against it).
 
     Parameters
     ----------
@@ -64,6 +69,8 @@ class GuardInspector(widgets.VBox):
         The last cleaned copy.
     lockfile : dict or None
         The last pin.
+    frame : pandas.DataFrame
+        The findings shown (``Finding.to_dict()`` rows); ``download`` saves them as CSV.
     """
 
     def __init__(self, toolset: Toolset | None = None) -> None:
@@ -71,6 +78,7 @@ class GuardInspector(widgets.VBox):
             name, index = DEFAULT_REQUEST
             toolset = load_dataset(name)[index].toolset
         self.toolset = toolset
+        self._initial = toolset  # what Reset goes back to: the starting tools, nothing planted
         self.findings: list[Any] = []
         self.cleaned: Toolset | None = None
         self.lockfile: dict[str, Any] | None = None
@@ -91,8 +99,20 @@ class GuardInspector(widgets.VBox):
         self.pin_button = widgets.Button(description="Pin", icon="lock")
         self.verify_button = widgets.Button(description="Verify", icon="check")
         self.pin_view = widgets.HTML()
+        toolbar = self._conventions("guard_findings", {
+            self.path: "A tools file (OpenAI, Anthropic, MCP tools/list, BFCL or IR JSON)",
+            self.load_button: "Load the file and scan it (clears the last pin's result)",
+            self.plant_tool: "The tool whose description gets the planted sentence",
+            self.sentence: "The instruction to plant (the study's injection)",
+            self.plant_button: "Append the sentence to the tool's description and scan again",
+            self.mode: "strip_high drops flagged sentences and hidden characters; "
+                       "drop_descriptions removes every description",
+            self.clean_button: "Make a cleaned copy and show what changed and what is left",
+            self.pin_button: "Record one SHA-256 per tool definition of the tools shown",
+            self.verify_button: "Compare the tools shown with the last pin",
+        })
         super().__init__(children=[
-            widgets.HBox([self.path, self.load_button]),
+            toolbar, widgets.HBox([self.path, self.load_button]),
             widgets.HBox([self.plant_tool, self.plant_button]), self.sentence, self.status,
             self.summary, self.findings_view,
             widgets.HBox([self.mode, self.clean_button]), self.preview,
@@ -104,6 +124,7 @@ class GuardInspector(widgets.VBox):
         self.pin_button.on_click(lambda _: self.pin())
         self.verify_button.on_click(lambda _: self.verify())
         self.set_toolset(toolset)
+        self._remember_start()
 
     def __repr__(self) -> str:
         return f"GuardInspector(tools={len(self.toolset)}, findings={len(self.findings)})"
@@ -115,6 +136,7 @@ class GuardInspector(widgets.VBox):
         self.preview.value = ""
         self.plant_tool.options = toolset.names
         self.findings = scan_toolset(toolset)
+        self._export(pd.DataFrame([f.to_dict() for f in self.findings]))
         texts = {f.path: f.text for f in iter_fields(toolset)}
         counts = [(s, sum(f.severity == s for f in self.findings)) for s in SEVERITY_COLOURS]
         shown = ", ".join(f'<span style="background: {SEVERITY_COLOURS[s]}">{n} {s}</span>'
@@ -127,12 +149,25 @@ class GuardInspector(widgets.VBox):
     def load(self) -> None:
         """Load :attr:`path` and inspect it; an error is shown in :attr:`status`."""
         try:
-            toolset = load_tools(self.path.value.strip())
+            with self._working("loading and scanning"):
+                toolset = load_tools(self.path.value.strip())
         except Exception as exc:  # a loader error is shown, not raised into the UI
             self.status.value = error(exc)
             return
         self.status.value = f"loaded {len(toolset)} tools from <code>{esc(self.path.value)}</code>"
-        self.set_toolset(toolset)
+        with self._working("scanning"):
+            self.set_toolset(toolset)
+        # the last pin's result was about other tools; the pin is kept to verify these against
+        self.pin_view.value = ("" if self.lockfile is None else
+                               f"<div>A pin of {len(self.lockfile['tools'])} tools is kept: "
+                               "Verify compares the loaded tools with it.</div>")
+
+    def _on_reset(self) -> None:
+        """The starting tools (no planted text), no pin, no cleaned copy."""
+        self.lockfile = None
+        self.pin_view.value = ""
+        self.status.value = ""
+        self.set_toolset(self._initial)
 
     def plant(self) -> None:
         """Append :attr:`sentence` to the chosen tool's description and inspect the result."""

@@ -44,6 +44,13 @@ def mark(flag: bool | None) -> str:
         '<span style="color: #b00020">✗</span>'
 
 
+def fact(flag: bool | None) -> str:
+    """A neutral yes, no or dash: for facts that are neither good nor bad (no red cross)."""
+    if flag is None:
+        return "–"
+    return "yes" if flag else "no"
+
+
 def table(rows: Sequence[Sequence[Any]], header: Sequence[str], *, raw: Iterable[int] = ()) -> str:
     """An HTML table; cells are escaped except in the column positions listed in ``raw``."""
     keep = set(raw)

@@ -6,13 +6,15 @@ import json
 from typing import Any, Mapping
 
 import ipywidgets as widgets
+import pandas as pd
 
 from toolform.datasets import dataset_names, load_dataset
 from toolform.grading import RULES, grade
 from toolform.ir import Request, ToolCall
 from toolform.protocols import get_protocol, parse_reply, protocol_ids
 
-from ._html import error, esc, mark, pre, table
+from ._common import Conventions
+from ._html import error, esc, fact, mark, pre, table
 
 __all__ = ["ReplyGrader"]
 
@@ -24,13 +26,15 @@ def _calls_text(calls: tuple[ToolCall, ...]) -> str:
                      for c in calls)
 
 
-class ReplyGrader(widgets.VBox):
+class ReplyGrader(Conventions, widgets.VBox):
     """Paste or pick a reply; see how it parses and how each grading rule grades it.
 
     The parse is ``toolform.protocols.parse_reply`` (strict parse, lenient parse, format
     compliance, and the repairs: names resolved, flat arguments re-nested, another protocol's
     calls taken); each verdict is ``toolform.grading.grade`` under one of the three rules against
-    the request's gold calls.
+    the request's gold calls, with grade's reason when it is wrong. Taking another protocol's
+    calls (the lenient fallback) is a repair, so it applies under ``main`` and ``symmetric``
+    only: ``as_written`` grades the calls as the asked protocol wrote them.
 
     Parameters
     ----------
@@ -58,7 +62,8 @@ class ReplyGrader(widgets.VBox):
         The reply text (type or paste). A new request starts it with the gold call written in
         the asked protocol; changing the protocol keeps it, to read the same text another way.
     lenient : ipywidgets.Checkbox
-        Grade another protocol's calls when the asked protocol reads none (``lenient_fallback``).
+        Grade another protocol's calls when the asked protocol reads none (``lenient_fallback``),
+        under ``main`` and ``symmetric``.
     grade_button : ipywidgets.Button
         Parse and grade now (also done on every change).
     request_view, parse_view, verdicts : ipywidgets.HTML
@@ -67,6 +72,9 @@ class ReplyGrader(widgets.VBox):
         The last parse under each rule.
     results : dict of str to Verdict
         The last verdict under each rule.
+    frame : pandas.DataFrame
+        The verdicts shown: one row per rule (``rule``, ``correct``, ``tool_correct``,
+        ``schema_valid``, ``calls``, ``reason``); ``download`` saves it as CSV.
     """
 
     def __init__(self, request: Request | None = None, *, dataset: str = "bfcl/simple_python",
@@ -95,9 +103,21 @@ class ReplyGrader(widgets.VBox):
         self.parse_view = widgets.HTML()
         self.verdicts = widgets.HTML()
         source = [] if request is not None else [widgets.HBox([self.dataset, self.request])]
+        toolbar = self._conventions("reply_grades", {
+            self.dataset: "The packaged dataset the requests come from",
+            self.request: "The request graded against: its tools and gold calls",
+            self.protocol: "The protocol the model was asked to answer in; the reply is read "
+                           "under it",
+            self.lenient: "Take another protocol's calls when the asked one reads none (a "
+                          "repair: not under as_written)",
+            self.pick: "A ready-made reply: the gold call in each protocol, or no call",
+            self.reply: "The reply text: type or paste",
+            self.grade_button: "Parse and grade now (also done on every change)",
+        })
         super().__init__(children=[
             *source, self.request_view, widgets.HBox([self.protocol, self.lenient]), self.pick,
-            self.reply, self.grade_button, self.parse_view, self.verdicts,
+            self.reply, widgets.HBox([self.grade_button, toolbar]), self.parse_view,
+            self.verdicts,
         ])
         if request is None:
             self._fill_requests()
@@ -108,6 +128,12 @@ class ReplyGrader(widgets.VBox):
         self.reply.observe(lambda _: self.grade(), names="value")
         self.lenient.observe(lambda _: self.grade(), names="value")
         self.grade_button.on_click(lambda _: self.grade())
+        self._on_request()
+        self._remember_start()
+
+    def _on_reset(self) -> None:
+        if self._given is None:
+            self._fill_requests()
         self._on_request()
 
     def __repr__(self) -> str:
@@ -174,9 +200,11 @@ class ReplyGrader(widgets.VBox):
         """Parse :attr:`reply` under the protocol and every rule, and grade it against the gold."""
         request = self.current
         try:
+            # taking another protocol's calls is a repair: as_written takes none
             self.parsed = {rule: parse_reply(self.reply.value, request.toolset,
                                              self.protocol.value, rule=rule,
-                                             lenient_fallback=self.lenient.value)
+                                             lenient_fallback=self.lenient.value
+                                             and rule != "as_written")
                            for rule in RULES}
             self.results = {rule: grade(self.parsed[rule], request.gold, request.toolset, rule)
                             for rule in RULES}
@@ -189,7 +217,8 @@ class ReplyGrader(widgets.VBox):
                    + (" (calls taken)" if p.lenient_taken else " (calls not taken)")
                    if p.parsed_lenient and not p.parsed_strict else "")
         names = "; ".join(f"{w!r} → {t!r} ({how})" for w, t, how in p.resolved_names) or "none"
-        issues = "".join(f"<li>{esc(i)}</li>" for i in p.issues) or "<li>none</li>"
+        issues = ("".join(f"<li>{esc(i)}</li>" for i in p.issues)
+                  or "<li>none: the parser read the reply without forgiving anything</li>")
         self.parse_view.value = (
             '<div class="toolform-parse">'
             + table([[mark(p.parsed_strict), mark(p.parsed_lenient) + " " + lenient,
@@ -197,14 +226,24 @@ class ReplyGrader(widgets.VBox):
                     [f"strict parse ({p.protocol_id})", "lenient parse", "format compliant"],
                     raw=[0, 1, 2])
             + f"<div><b>Calls as written</b>{pre(_calls_text(p.calls_as_written))}</div>"
-            f"<div>Names resolved: {esc(names)} · re-nesting needed: {mark(p.renested)}</div>"
-            f"<div>Issues:<ul style='margin: 2px 0'>{issues}</ul></div></div>")
-        rows = []
+            f"<div>Names resolved: {esc(names)} · re-nesting needed: {fact(p.renested)}</div>"
+            f"<div>Parser issues (what reading the reply forgave; the grading reasons are in "
+            f"the verdicts below):<ul style='margin: 2px 0'>{issues}</ul></div></div>")
+        rows, records = [], []
         for rule in RULES:
             v = self.results[rule]
+            calls = _calls_text(self.parsed[rule].calls)
+            why = v.reason or ("" if v.schema_valid else "a call does not validate against its "
+                                                         "tool's schema")
             rows.append([rule, mark(v.correct), mark(v.tool_correct), mark(v.schema_valid),
-                         pre(_calls_text(self.parsed[rule].calls)), esc(v.reason)])
+                         pre(calls), f"<b>{esc(why)}</b>" if why else ""])
+            records.append({"rule": rule, "correct": v.correct, "tool_correct": v.tool_correct,
+                            "schema_valid": v.schema_valid, "calls": calls, "reason": v.reason})
+        self._export(pd.DataFrame(records))
+        note = ("<div style='font-size: 11px; color: #555'>as_written grades the calls as the "
+                "asked protocol wrote them: no other protocol's calls are taken</div>"
+                if self.lenient.value else "")
         self.verdicts.value = ('<div class="toolform-verdicts"><b>Verdict by grading rule</b>'
                                + table(rows, ["rule", "correct", "right tool", "schema valid",
                                               "calls graded", "why not"], raw=range(6))
-                               + "</div>")
+                               + note + "</div>")

@@ -5,14 +5,14 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-import altair as alt
 import ipywidgets as widgets
 import pandas as pd
 
 from toolform.catalogue import MISSIONS, ROUTINGS, run_mission
 from toolform.catalogue import RoutingLab as Lab
-from toolform.charts import routing_trace_chart
+from toolform.charts import displayable, routing_sweep_chart, routing_trace_chart
 
+from ._common import Conventions
 from ._html import error, esc, frame_table, mark, table
 
 __all__ = ["RoutingLab"]
@@ -24,7 +24,7 @@ SWEEP_KS = (1, 2, 4, 8, 16, 32, 64)
 N_REQUESTS = 500
 
 
-class RoutingLab(widgets.VBox):
+class RoutingLab(Conventions, widgets.VBox):
     """Sliders over ``toolform.catalogue.RoutingLab`` — a SIMULATION: no model is asked anything.
 
     Tools are vectors grouped into domains; a router shows the chooser all tools, the ``k``
@@ -51,13 +51,18 @@ class RoutingLab(widgets.VBox):
     result, mission_view, trace_view : ipywidgets.HTML
         The run's figures; the mission; the traced request's steps.
     chart, picture : ipywidgets.Output
-        Success and recall against k; the traced request among the tools by domain.
+        Success and recall against k, with the all-tools level and the mission's goal
+        labelled (``toolform.charts.routing_sweep_chart``); the traced request among the tools
+        by domain (``routing_trace_chart``).
     lab : toolform.catalogue.RoutingLab
     run : pandas.DataFrame
         The last run's row (``toolform.catalogue.LAB_COLUMNS``).
     trace : toolform.catalogue.RoutingTrace
         The traced request.
     played : MissionResult or None
+    frame : pandas.DataFrame
+        The sweep the chart draws (``RoutingLab.sweep`` rows, simulated); ``download`` saves
+        it as CSV.
     """
 
     def __init__(self) -> None:
@@ -101,9 +106,25 @@ class RoutingLab(widgets.VBox):
         self.picture = widgets.Output()
         self._catalogue = (self.n_tools, self.n_domains, self.distinctiveness, self.vagueness,
                            self.near_duplicates)
+        toolbar = self._conventions("routing_sweep", {
+            self.mission: "Free play, or a mission: it sets the catalogue and a goal",
+            self.play_button: "Check the chosen routing against the mission's goals",
+            self.n_tools: "Tools in the simulated catalogue",
+            self.n_domains: "Domains the tools are grouped in",
+            self.distinctiveness: "How far apart the domains are (higher: easier routing)",
+            self.vagueness: "How vague requests are (higher: noisier matches)",
+            self.near_duplicates: "Tools that nearly copy another one",
+            self.routing: "all: every tool shown; exact: the k nearest; grouped: the k nearest "
+                          "inside the nearest domains",
+            self.k: "Tools shown to the chooser",
+            self.groups: "Domains searched by grouped routing",
+            self.merge: "Merge near duplicates into their originals (fixing the catalogue)",
+            self.request: "Which simulated request to trace",
+        })
         super().__init__(children=[
             widgets.HTML("<b>Routing lab — a simulation:</b> no model is asked; tools and "
                          "requests are vectors (see <code>toolform.catalogue.RoutingLab</code>)."),
+            toolbar,
             widgets.HBox([self.mission, self.play_button]), self.mission_view,
             widgets.HBox([widgets.VBox(list(self._catalogue)),
                           widgets.VBox([self.routing, self.k, self.groups, self.merge])]),
@@ -119,7 +140,11 @@ class RoutingLab(widgets.VBox):
         self.play_button.on_click(lambda _: self.play())
         self._building = False
         self.refresh(rebuild=True)
+        self._remember_start()
 
+    def _on_reset(self) -> None:
+        self.played = None
+        self.status.value = ""
     def __repr__(self) -> str:
         return (f"RoutingLab(simulation, tools={self.n_tools.value}, routing="
                 f"{self.routing.value!r}, k={self.k.value}, mission={self.mission.value!r})")
@@ -161,13 +186,15 @@ class RoutingLab(widgets.VBox):
         if self._building:
             return
         try:
-            if rebuild or self.lab is None:
-                self.lab = Lab(**{name: getattr(self, name).value for name in LAB_SETTINGS})
-            self.run = self.lab.run(n_requests=N_REQUESTS, **self._choices())
-            # showing all tools has no k: its curve is drawn for exact routing
-            sweep = self.lab.sweep(SWEEP_KS, routing=self.routing.value if
-                                   self.routing.value != "all" else "exact",
-                                   groups=self.groups.value, merge_duplicates=self.merge.value)
+            with self._working("simulating"):
+                if rebuild or self.lab is None:
+                    self.lab = Lab(**{name: getattr(self, name).value for name in LAB_SETTINGS})
+                self.run = self.lab.run(n_requests=N_REQUESTS, **self._choices())
+                # showing all tools has no k: its curve is drawn for exact routing
+                sweep = self.lab.sweep(SWEEP_KS, routing=self.routing.value if
+                                       self.routing.value != "all" else "exact",
+                                       groups=self.groups.value,
+                                       merge_duplicates=self.merge.value)
         except Exception as exc:  # e.g. more near duplicates than tools
             self.status.value = error(exc)
             return
@@ -216,21 +243,11 @@ class RoutingLab(widgets.VBox):
             + frame_table(self.trace.frame().drop(columns="simulation").head(16),
                           float_format="{:.3f}") + "</div>")
         self.picture.outputs = ()
-        self.picture.append_display_data(routing_trace_chart(self.trace.points()))
+        self.picture.append_display_data(displayable(routing_trace_chart(self.trace.points())))
 
     def _draw_sweep(self, sweep: pd.DataFrame) -> None:
-        routed = sweep[sweep["routing"] != "all"].melt(
-            id_vars=["k"], value_vars=["success", "recall"], var_name="measure",
-            value_name="percent")
-        every = sweep[sweep["routing"] == "all"]["success"].iloc[0]
-        lines = alt.Chart(routed).mark_line(point=True).encode(
-            x=alt.X("k:Q", scale=alt.Scale(type="log", base=2), title="k (tools shown)"),
-            y=alt.Y("percent:Q", scale=alt.Scale(domain=[0, 100]), title="% of requests"),
-            color=alt.Color("measure:N", title=None))
-        level = pd.DataFrame({"percent": [every], "label": ["all tools shown"]})
-        rule = alt.Chart(level).mark_rule(strokeDash=[4, 3], color="gray").encode(
-            y="percent:Q", tooltip=["label:N"])
-        chart = (lines + rule).properties(width=300, height=260,
-                                          title="Success and recall against k (simulation)")
+        mission = MISSIONS.get(self.mission.value)
+        self._export(sweep)
         self.chart.outputs = ()
-        self.chart.append_display_data(chart)
+        self.chart.append_display_data(displayable(routing_sweep_chart(
+            sweep, goal=mission.min_success if mission else None)))

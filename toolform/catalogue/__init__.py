@@ -10,9 +10,9 @@
 - :func:`lint_catalogue` and :func:`prune_report` — catalogue hygiene.
 """
 
-from ._budget import BudgetFit, fit_to_budget
+from ._budget import BudgetFit, BudgetResult, fit_to_budget
 from ._hygiene import LINT_COLUMNS, PRUNE_COLUMNS, filter_permitted, lint_catalogue, prune_report
-from ._plan import CataloguePlan, EvidenceRow, plan_catalogue
+from ._plan import CataloguePlan, EvidenceRow, decide_strategy, explain_strategy, plan_catalogue
 from ._retrieve import METHODS, Retrieval, Retriever, retrieve, tokenize
 from ._routing import (LAB_COLUMNS, MISSIONS, REQUEST_COLUMNS, ROUTINGS, TRACE_COLUMNS,
                        TRACE_POINT_COLUMNS, Mission, MissionResult, RoutingLab, RoutingTrace,
@@ -20,16 +20,18 @@ from ._routing import (LAB_COLUMNS, MISSIONS, REQUEST_COLUMNS, ROUTINGS, TRACE_C
 from ._sweep import (DEFAULT_STRATEGIES, END_TO_END_COLUMNS, RECALL_COLUMNS, SUMMARY_COLUMNS,
                      SWEEP_COLUMNS, SWEEP_SIZES, Strategy, count_sweep, end_to_end,
                      make_strategies, recall_at_k, summarize_sweep)
-from ._two_stage import Selection, TwoStage, TwoStageResult
+from ._two_stage import (ASK_PLACEMENTS, SELECTION_ASK, SELECTION_INSTRUCTION,
+                         SELECTION_MAX_TOKENS, Selection, TwoStage, TwoStageResult)
 
-__all__ = sorted([
-    "BudgetFit", "CataloguePlan", "DEFAULT_STRATEGIES", "END_TO_END_COLUMNS", "EvidenceRow",
-    "LAB_COLUMNS", "LINT_COLUMNS", "METHODS", "MISSIONS", "Mission", "MissionResult",
-    "PRUNE_COLUMNS", "RECALL_COLUMNS", "REQUEST_COLUMNS", "ROUTINGS", "Retrieval", "Retriever",
-    "RoutingLab", "RoutingTrace", "SUMMARY_COLUMNS", "SWEEP_COLUMNS", "SWEEP_SIZES", "Selection",
-    "Strategy", "TRACE_COLUMNS", "TRACE_POINT_COLUMNS", "TwoStage", "TwoStageResult",
-    "chooser_noise", "count_sweep", "end_to_end", "filter_permitted",
-    "fit_to_budget", "lint_catalogue", "make_strategies", "mission_grid", "plan_catalogue",
-    "prune_report", "recall_at_k", "retrieve", "run_mission", "summarize_sweep",
-    "tokenize", "tokens_per_tool",
-])
+__all__ = [
+    "ASK_PLACEMENTS", "BudgetFit", "BudgetResult", "CataloguePlan", "DEFAULT_STRATEGIES",
+    "END_TO_END_COLUMNS", "EvidenceRow", "LAB_COLUMNS", "LINT_COLUMNS", "METHODS", "MISSIONS",
+    "Mission", "MissionResult", "PRUNE_COLUMNS", "RECALL_COLUMNS", "REQUEST_COLUMNS",
+    "ROUTINGS", "Retrieval", "Retriever", "RoutingLab", "RoutingTrace", "SELECTION_ASK",
+    "SELECTION_INSTRUCTION", "SELECTION_MAX_TOKENS", "SUMMARY_COLUMNS", "SWEEP_COLUMNS",
+    "SWEEP_SIZES", "Selection", "Strategy", "TRACE_COLUMNS", "TRACE_POINT_COLUMNS", "TwoStage",
+    "TwoStageResult", "chooser_noise", "count_sweep", "decide_strategy", "end_to_end",
+    "explain_strategy", "filter_permitted", "fit_to_budget", "lint_catalogue",
+    "make_strategies", "mission_grid", "plan_catalogue", "prune_report", "recall_at_k",
+    "retrieve", "run_mission", "summarize_sweep", "tokenize", "tokens_per_tool",
+]

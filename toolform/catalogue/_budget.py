@@ -24,7 +24,7 @@ from ..ir import Toolset
 from ..tokens import estimate_tokens
 from ._retrieve import Retriever
 
-__all__ = ["BudgetFit", "fit_to_budget"]
+__all__ = ["BudgetFit", "BudgetResult", "fit_to_budget"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,10 @@ class BudgetFit:
         import pandas as pd
 
         return pd.DataFrame(list(self.dropped), columns=["tool", "reason", "tokens"])
+
+
+#: The study's name for a fitted catalogue (``toolform.catalogue.BudgetResult``).
+BudgetResult = BudgetFit
 
 
 def _tokens(toolset: Toolset, format_id: str) -> int:

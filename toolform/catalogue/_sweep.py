@@ -334,8 +334,10 @@ class _Runner:
 
     def _two_stage(self, request: Request, catalogue: Toolset, strategy: Strategy,
                    row: dict[str, Any], acc: _Turn) -> tuple[str | None, int]:
+        # The committed sweep cassette was recorded with the ask in the system message; moving
+        # to the study's placement (the TwoStage default) needs a re-recording.
         stages = TwoStage(catalogue, strategy.include_descriptions, format_id=self.format_id,
-                          protocol_id=self.protocol_id)
+                          protocol_id=self.protocol_id, ask_placement="system")
         messages = stages.selection_messages(request)
         acc.schema_tokens += estimate_tokens(stages.stage_one_block)
         if not self.fits(messages, SELECTION_MAX_TOKENS):
@@ -343,7 +345,7 @@ class _Runner:
             return None, 0
         first = self.client.complete(messages, max_tokens=SELECTION_MAX_TOKENS, temperature=0.0)
         acc.add(messages, first)
-        selection = stages.parse_selection(first.text)
+        selection = stages.read_selection(first.text)
         row["selected"] = selection.name
         row["selection_failed"] = selection.failed
         row["gold_shown"] = selection.name in row["gold_names"]

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import altair as alt
 import pandas as pd
 
 __all__ = ["count_sweep_chart", "end_to_end_chart", "recall_chart", "routing_lab_chart",
-           "routing_trace_chart", "sweep_tokens_chart"]
+           "routing_sweep_chart", "routing_trace_chart", "sweep_tokens_chart"]
 
 _SIZE_AXIS = alt.Scale(type="log", base=2)
+#: Solid for the first measure, dashed for the second; the legend draws lines, not dots.
+_DASHES = alt.Scale(range=[[1, 0], [5, 3]])
+_DASH_LEGEND = alt.Legend(symbolType="stroke", symbolStrokeWidth=2, symbolSize=300,
+                          symbolStrokeColor="#333333")
 
 
 def count_sweep_chart(summary: pd.DataFrame, *, title: str = "Accuracy by catalogue size"
@@ -19,35 +25,46 @@ def count_sweep_chart(summary: pd.DataFrame, *, title: str = "Accuracy by catalo
     ----------
     summary : pandas.DataFrame
         ``summarize_sweep(...)``: columns ``strategy``, ``n_tools``, ``accuracy``, ``ci_low``,
-        ``ci_high`` and ``empty`` (percent).
+        ``ci_high`` and ``empty`` (percent), ``n``.
     title : str
         Chart title.
 
     Returns
     -------
     altair.LayerChart
-        Solid lines and points for accuracy, its Wilson 95% interval as a band, dashed lines
-        for empty turns.
+        One colour per strategy (legend "strategy"); accuracy as solid lines with points and
+        its Wilson 95% interval as a band, empty turns as dashed lines (legend "measure").
     """
-    base = alt.Chart(summary, title=title).encode(
+    base = alt.Chart(summary).encode(
         x=alt.X("n_tools:Q", scale=_SIZE_AXIS, title="tools in the catalogue"),
-        color=alt.Color("strategy:N", title="strategy"),
+        color=alt.Color("strategy:N", title="strategy",
+                        legend=alt.Legend(symbolType="stroke", symbolStrokeWidth=3,
+                                          symbolOpacity=1)),
     )
     band = base.mark_area(opacity=0.15).encode(
         y=alt.Y("ci_low:Q", title="share of turns (%)", scale=alt.Scale(domain=[0, 100])),
-        y2="ci_high:Q", color=alt.Color("strategy:N", legend=None))
-    line = base.mark_line(point=True).encode(
-        y="accuracy:Q",
-        tooltip=[alt.Tooltip("strategy:N"), alt.Tooltip("n_tools:Q"),
-                 alt.Tooltip("accuracy:Q", format=".1f"), alt.Tooltip("empty:Q", format=".1f"),
-                 alt.Tooltip("n:Q")])
-    empty = base.mark_line(strokeDash=[4, 3], opacity=0.7).encode(y="empty:Q")
-    return alt.layer(band, line, empty).properties(width=420, height=260)
+        y2="ci_high:Q")
+    folded = base.transform_fold(["accuracy", "empty"], as_=["measure", "percent"]).encode(
+        y="percent:Q",
+        tooltip=[alt.Tooltip("strategy:N"), alt.Tooltip("n_tools:Q"), alt.Tooltip("measure:N"),
+                 alt.Tooltip("percent:Q", format=".1f"), alt.Tooltip("ci_low:Q", format=".1f"),
+                 alt.Tooltip("ci_high:Q", format=".1f"), alt.Tooltip("n:Q")])
+    # points in a layer of their own: a line with points would draw the dash legend blank
+    lines = folded.mark_line().encode(
+        strokeDash=alt.StrokeDash("measure:N", sort=["accuracy", "empty"], scale=_DASHES,
+                                  title="measure", legend=_DASH_LEGEND))
+    points = folded.mark_point(filled=True, size=30)
+    return alt.layer(band, lines, points, title=alt.Title(title, subtitle=[
+        "solid: accuracy (band: Wilson 95% interval); dashed: empty turns"])
+    ).properties(width=420, height=260)
 
 
 def sweep_tokens_chart(summary: pd.DataFrame, *, title: str = "Prompt tokens by catalogue size"
                        ) -> alt.Chart:
     """Mean prompt tokens per turn against catalogue size, per strategy (log-log axes).
+
+    A cell that sent no prompt (the block did not fit the context, so ``prompt_tokens`` is 0)
+    has no place on a log axis; it is left out, and the subtitle says so.
 
     Parameters
     ----------
@@ -55,8 +72,18 @@ def sweep_tokens_chart(summary: pd.DataFrame, *, title: str = "Prompt tokens by 
         ``summarize_sweep(...)``: ``strategy``, ``n_tools``, ``prompt_tokens``,
         ``cost_usd_per_1k``.
     title : str
+        Chart title.
+
+    Returns
+    -------
+    altair.Chart
+        Lines with points; x: tools (log2); y: tokens (log); colour: strategy.
     """
-    return alt.Chart(summary, title=title).mark_line(point=True).encode(
+    unsent = summary[~(summary["prompt_tokens"] > 0)]
+    subtitle = ("not drawn (no prompt sent, over the context): " + ", ".join(
+        f"{r.strategy} at {r.n_tools}" for r in unsent.itertuples())) if len(unsent) else ""
+    return alt.Chart(summary, title=alt.Title(title, subtitle=subtitle)).transform_filter(
+        "datum.prompt_tokens > 0").mark_line(point=True).encode(
         x=alt.X("n_tools:Q", scale=_SIZE_AXIS, title="tools in the catalogue"),
         y=alt.Y("prompt_tokens:Q", scale=alt.Scale(type="log"), title="prompt tokens per turn"),
         color=alt.Color("strategy:N", title="strategy"),
@@ -135,6 +162,57 @@ def routing_lab_chart(frame: pd.DataFrame, *, title: str = "Routing lab (simulat
         tooltip=[alt.Tooltip("routing:N"), alt.Tooltip("k:Q"), alt.Tooltip("measure:N"),
                  alt.Tooltip("value:Q", format=".1f")],
     ).properties(width=420, height=260)
+
+
+def routing_sweep_chart(sweep: pd.DataFrame, *, goal: float | None = None,
+                        title: str = "Success and recall against k (simulation)"
+                        ) -> alt.LayerChart:
+    """Simulated success and recall of a routed catalogue against k, with the all-tools level
+    and a mission's goal drawn and labelled.
+
+    Parameters
+    ----------
+    sweep : pandas.DataFrame
+        ``RoutingLab.sweep(...)`` rows: ``routing``, ``k``, ``success``, ``recall`` (percent);
+        the row with ``routing == "all"`` (every tool shown, no k) gives the dashed level.
+    goal : float, optional
+        A mission's lowest acceptable success (percent), drawn as a red line.
+    title : str
+        Chart title; keep "simulation" in it.
+
+    Returns
+    -------
+    altair.LayerChart
+        Lines with points (colour: measure, legend); a grey dashed rule at the all-tools
+        success, labelled with its value; the goal as a labelled red rule.
+    """
+    routed = sweep[sweep["routing"] != "all"]
+    lines = alt.Chart(routed).transform_fold(["success", "recall"], as_=["measure", "percent"]
+                                             ).mark_line(point=True).encode(
+        x=alt.X("k:Q", scale=_SIZE_AXIS, title="k (tools shown)"),
+        y=alt.Y("percent:Q", scale=alt.Scale(domain=[0, 100]), title="% of requests"),
+        color=alt.Color("measure:N", title="simulated measure", sort=["success", "recall"]),
+        tooltip=[alt.Tooltip("routing:N"), alt.Tooltip("k:Q"), alt.Tooltip("measure:N"),
+                 alt.Tooltip("percent:Q", format=".1f")])
+    levels = [{"percent": float(v), "label": f"all tools shown: {v:.1f}% success",
+               "kind": "all tools"} for v in sweep.loc[sweep["routing"] == "all", "success"]]
+    if goal is not None:
+        levels.append({"percent": float(goal), "label": f"mission goal: success ≥ {goal:g}%",
+                       "kind": "goal"})
+    layers: list[Any] = [lines]
+    if levels:
+        marks = alt.Chart(pd.DataFrame(levels)).encode(
+            y="percent:Q",
+            color=alt.Color("kind:N", scale=alt.Scale(domain=["all tools", "goal"],
+                                                      range=["#777777", "#d62728"]),
+                            title="level"))
+        layers += [marks.mark_rule(strokeDash=[4, 3], strokeWidth=1.5).encode(
+                       tooltip=["label:N"]),
+                   marks.mark_text(align="right", x="width", dx=-4, dy=-6, fontSize=10).encode(
+                       text="label:N", color=alt.Color("kind:N", legend=None, scale=alt.Scale(
+                           domain=["all tools", "goal"], range=["#777777", "#d62728"])))]
+    return alt.layer(*layers, title=title).resolve_scale(color="independent").properties(
+        width=300, height=260)
 
 
 #: How :func:`routing_trace_chart` draws each highlight: (mark, shape, colour, size in pixels²).

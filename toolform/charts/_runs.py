@@ -2,31 +2,68 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import altair as alt
 import pandas as pd
 
+__all__ = ["ab_chart", "bfcl_arm_chart"]
+
 RULE_ORDER = ["main", "symmetric", "as_written"]
 
+#: The columns :func:`ab_chart` reads from ``ABResult.cells``.
+_AB_CHART_COLUMNS = ("cell", "format_id", "rule", "n", "n_errors", "accuracy", "ci_low",
+                     "ci_high")
 
-def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B") -> alt.LayerChart:
-    """Accuracy per cell with its 95% interval, one colour per grading rule.
+
+def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B",
+             reference: str = "json_schema_openai") -> alt.LayerChart:
+    """Accuracy per cell and grading rule: a point at the accuracy, a bar over its interval.
+
+    Each cell's axis label carries its n (graded turns) and, when turns failed, how many; the
+    reference cell of the paired contrasts is marked. The subtitle says what points and bars are.
 
     Parameters
     ----------
     cells : pandas.DataFrame
-        ``ABResult.cells``: columns ``cell``, ``rule``, ``accuracy``, ``ci_low``, ``ci_high``
-        (percent), ``n``.
+        ``ABResult.cells`` (``toolform.abtest.CELL_COLUMNS``), one row per cell and rule; reads
+        ``cell``, ``format_id``, ``rule``, ``n``, ``n_errors`` and ``accuracy``, ``ci_low``,
+        ``ci_high`` (percent, Wilson 95% interval).
     title : str
         Chart title.
+    reference : str, default "json_schema_openai"
+        The format whose cell the contrasts are taken against (marked on its label).
+
+    Returns
+    -------
+    altair.LayerChart
+        y: cell (in the frame's order), offset and coloured by rule (main, symmetric,
+        as_written); a rule from ``ci_low`` to ``ci_high`` and a point at ``accuracy``.
+
+    Raises
+    ------
+    TypeError
+        When ``cells`` is not a DataFrame.
+    ValueError
+        When a column is missing.
     """
-    order = list(dict.fromkeys(cells["cell"]))
-    base = alt.Chart(cells, title=title).encode(
-        y=alt.Y("cell:N", sort=order, title="cell (format/protocol)"),
-        yOffset=alt.YOffset("rule:N", sort=RULE_ORDER),
-        color=alt.Color("rule:N", sort=RULE_ORDER, title="grading rule"),
+    if not isinstance(cells, pd.DataFrame):
+        raise TypeError(f"expected the DataFrame ABResult.cells, got {type(cells).__name__}")
+    missing = [c for c in _AB_CHART_COLUMNS if c not in cells.columns]
+    if missing:
+        raise ValueError(f"the frame lacks columns {missing}; pass ABResult.cells")
+    shown = cells.assign(label=[
+        _cell_label(cell, format_id, int(n), int(failed), reference) for cell, format_id, n, failed
+        in zip(cells["cell"], cells["format_id"], cells["n"], cells["n_errors"])])
+    n_turns = sorted(set(int(n) for n in cells["n"]))
+    subtitle = ["points: accuracy (% of graded turns); bars: Wilson 95% interval",
+                f"n = {n_turns[0] if len(n_turns) == 1 else 'as labelled'} graded turns per "
+                f"cell; contrasts are taken against the {reference} cell"]
+    base = alt.Chart(shown).encode(
+        # the labels name the cells (format/protocol); an axis title would sit over them
+        y=alt.Y("label:N", sort=list(dict.fromkeys(shown["label"])), title=None,
+                axis=alt.Axis(labelLimit=360)),
+        yOffset=alt.YOffset("rule:N", sort=RULE_ORDER, scale=alt.Scale(domain=RULE_ORDER)),
+        color=alt.Color("rule:N", sort=RULE_ORDER, scale=alt.Scale(domain=RULE_ORDER),
+                        title="grading rule"),
     )
     bars = base.mark_rule(strokeWidth=2).encode(
         x=alt.X("ci_low:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
@@ -35,10 +72,21 @@ def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B") -> alt.Layer
     points = base.mark_point(filled=True, size=60).encode(
         x="accuracy:Q",
         tooltip=[alt.Tooltip("cell:N"), alt.Tooltip("rule:N"),
-                 alt.Tooltip("accuracy:Q", format=".1f"), alt.Tooltip("ci_low:Q", format=".1f"),
-                 alt.Tooltip("ci_high:Q", format=".1f"), alt.Tooltip("n:Q")],
+                 alt.Tooltip("accuracy:Q", format=".1f", title="accuracy (%)"),
+                 alt.Tooltip("ci_low:Q", format=".1f", title="95% low (%)"),
+                 alt.Tooltip("ci_high:Q", format=".1f", title="95% high (%)"),
+                 alt.Tooltip("n:Q", title="graded turns"),
+                 alt.Tooltip("n_errors:Q", title="failed turns")],
     )
-    return alt.layer(bars, points).properties(width=420, height=alt.Step(12))
+    return alt.layer(bars, points, title=alt.Title(title, subtitle=subtitle)).properties(
+        width=420, height=alt.Step(12))
+
+
+def _cell_label(cell: str, format_id: str, n: int, failed: int, reference: str) -> str:
+    """``format/protocol (n=50)``, with the failed turns and the reference mark when they apply."""
+    notes = [f"n={n}"] + ([f"{failed} failed"] if failed else []) + (
+        ["reference"] if format_id == reference else [])
+    return f"{cell} ({', '.join(notes)})"
 
 
 #: The columns :func:`bfcl_arm_chart` reads from ``bfcl_arm_table``.
@@ -107,19 +155,3 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
                           title="BFCL category"),
         title=title,
     )
-
-
-def save_chart(chart: alt.TopLevelMixin, path: str | os.PathLike[str]) -> list[Path]:
-    """Write ``chart`` as HTML and PNG (vl-convert) next to each other.
-
-    ``path`` without a suffix, or with ``.html``/``.png``: both files are written. Returns the
-    written paths.
-    """
-    stem = Path(path).with_suffix("")
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    written = []
-    for suffix in (".html", ".png"):
-        target = stem.with_suffix(suffix)
-        chart.save(str(target), **({"scale_factor": 2} if suffix == ".png" else {}))
-        written.append(target)
-    return written

@@ -84,11 +84,14 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"  {score:8.3f}  {name}")
         if plan.selection_messages is not None:
             typer.echo("first-stage prompt:")
-            typer.echo(plan.selection_messages[0]["content"])
+            for message in plan.selection_messages:
+                typer.echo(f"[{message['role']}]")
+                typer.echo(message["content"])
         typer.echo("evidence:")
         for row in plan.evidence:
-            values = ", ".join(f"{key}={value}" for key, value in row.row.items())
-            typer.echo(f"  [{row.table}; {', '.join(row.source)}] {values}")
+            unit = {"percent": "%", "percentage_points": " points"}.get(row.unit or "", "")
+            typer.echo(f"  [{row.table}; {', '.join(row.source)}] {row.label}: "
+                       f"{row.value}{unit}")
         if fitted is not None:
             verdict = "fits" if fitted.fits else "does NOT fit"
             typer.echo(f"fit: {fitted.tokens_before} -> {fitted.tokens_after} tokens "

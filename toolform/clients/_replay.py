@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import threading
+import time
 import warnings
 from datetime import datetime, timezone
 from pathlib import Path
@@ -97,12 +98,16 @@ class ReplayClient:
         recorded, ask ``inner`` and append otherwise.
     model : str, optional
         The model id used in keys. Defaults to ``inner.model``; required when there is no inner.
+    pace_s : float, default 0.0
+        Seconds each replayed reply waits before it is returned (recorded ones only; a live
+        reply takes its own time). A paced replay can be watched, stopped and resumed like a
+        live run; 0 replays at full speed.
 
     Raises
     ------
     ValueError
-        On an unknown mode, a missing ``inner`` in ``"record"``/``"auto"`` mode, no model id, or
-        a ``model`` that differs from ``inner.model``.
+        On an unknown mode, a missing ``inner`` in ``"record"``/``"auto"`` mode, no model id, a
+        ``model`` that differs from ``inner.model``, or a negative ``pace_s``.
     toolform.errors.DatasetError
         When a cassette line other than the last of its file is not a valid recording (the file
         and line number are named). A truncated last line, as a crash mid-write leaves, is
@@ -125,9 +130,11 @@ class ReplayClient:
     """
 
     def __init__(self, cassette: str | os.PathLike[str], inner: ChatClient | None = None, *,
-                 mode: str = "auto", model: str | None = None) -> None:
+                 mode: str = "auto", model: str | None = None, pace_s: float = 0.0) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        if not pace_s >= 0:
+            raise ValueError(f"pace_s must be zero or more seconds, got {pace_s!r}")
         if inner is None and mode != "replay":
             raise ValueError(f"mode {mode!r} needs an inner client to ask; pass inner=...")
         if inner is not None and model is not None and model != inner.model:
@@ -138,6 +145,7 @@ class ReplayClient:
         self.model: str = resolved
         self.inner = inner
         self.mode = mode
+        self.pace_s = float(pace_s)
         path = Path(cassette)
         self.cassette = path
         self._append_path = path if path.suffix == ".jsonl" else path / FOLDER_APPEND_NAME
@@ -215,6 +223,8 @@ class ReplayClient:
             with self._lock:
                 found = self._records.get(key)
             if found is not None:
+                if self.pace_s:
+                    time.sleep(self.pace_s)
                 return found
             if self.mode == "replay":
                 raise CassetteMissError(key, str(self.cassette))
@@ -285,7 +295,7 @@ def _drop_partial_tail(handle: Any, path: Path) -> None:
 
 def cassette_client(cassette: str | os.PathLike[str], model: str, *,
                     base_url: str | None = None, api_key: str | None = None,
-                    max_concurrency: int = 4) -> ReplayClient:
+                    max_concurrency: int = 4, pace_s: float = 0.0) -> ReplayClient:
     """A client over a cassette: replay only, or recording what a live server answers.
 
     Parameters
@@ -302,14 +312,16 @@ def cassette_client(cassette: str | os.PathLike[str], model: str, *,
         Key for the server, if it needs one.
     max_concurrency : int, default 4
         Requests in flight at once against the server.
+    pace_s : float, default 0.0
+        Seconds each replayed reply waits (see :class:`ReplayClient`).
 
     Returns
     -------
     ReplayClient
     """
     if base_url is None:
-        return ReplayClient(cassette, model=model, mode="replay")
+        return ReplayClient(cassette, model=model, mode="replay", pace_s=pace_s)
     from ._openai_compat import OpenAICompatClient
 
     live = OpenAICompatClient(base_url, model, api_key=api_key, max_concurrency=max_concurrency)
-    return ReplayClient(cassette, inner=live, mode="auto")
+    return ReplayClient(cassette, inner=live, mode="auto", pace_s=pace_s)
