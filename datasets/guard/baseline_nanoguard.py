@@ -8,6 +8,7 @@ same held-out servers and labelled splits as the guard, so the two can be compar
     pip install metatronnanoguard
     python datasets/guard/baseline_nanoguard.py --servers heldout
     python datasets/guard/baseline_nanoguard.py --splits blind1 confusables1
+    python datasets/guard/baseline_nanoguard.py --servers heldout --batch 3 --blind b.jsonl
 
 A text counts as flagged when NanoGuard's injection score is at least ``--threshold`` (its own
 default, 0.5). For servers, the texts are the fields the guard reads (titles, descriptions,
@@ -43,7 +44,10 @@ def classifier():
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", choices=("dev", "heldout"))
+    parser.add_argument("--batch", type=int, help="only the servers of this batch (1, 2, 3)")
     parser.add_argument("--splits", nargs="*", default=())
+    parser.add_argument("--blind", nargs="*", type=Path, default=(),
+                        help="blind batch files (score_blind.py's format), scored as they are")
     parser.add_argument("--threshold", type=float, default=0.5)
     args = parser.parse_args(argv)
     model = classifier()
@@ -60,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         print("| --- | ---: | ---: | ---: |")
         for path in sorted(SERVERS.glob("*.json")):
             doc = json.loads(path.read_text(encoding="utf-8"))
-            if doc["split"] != args.servers:
+            if doc["split"] != args.servers or args.batch not in (None, doc.get("batch", 1)):
                 continue
             fields = [f.text for f in iter_fields(load_tools(path))
                       if f.kind in _KINDS and f.text.strip()]
@@ -78,6 +82,13 @@ def main(argv: list[str] | None = None) -> int:
             group = [r for r in rows if r.label == label]
             n = sum(flagged(r.text) for r in group)
             print(f"{split} {label}: {n}/{len(group)} flagged "
+                  f"({100 * n / max(len(group), 1):.1f}%)")
+    for path in args.blind:
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        for label in ("injected", "benign"):
+            group = [r for r in rows if r["label"] == label]
+            n = sum(flagged(r["text"]) for r in group)
+            print(f"{path.name} {label}: {n}/{len(group)} flagged "
                   f"({100 * n / max(len(group), 1):.1f}%)")
     return 0
 

@@ -9,7 +9,8 @@ JSON object per line with ``id``, ``label`` (``injected`` or ``benign``), ``plac
 benign rows), ``catalogue`` and ``note``. ``score`` builds each row's toolset as the labelled
 set does (``toolform.guard.labelled_toolset``: the catalogue as name-only tools, then the
 carrier tool with the text at its place) and prints how many rows get a high finding on the
-carrier tool, by threat and place. ``add`` appends the rows to ``labelled.jsonl`` as a new
+carrier tool (and how many a medium or high one: the two gates of
+``--fail-on``), by threat and place. ``add`` appends the rows to ``labelled.jsonl`` as a new
 split (ids ``benign-NNNN`` / ``injected-NNNN`` continuing the set's numbering, the batch's own
 id and file kept in ``note``), after the batch has been scored: a batch is scored once, before
 anyone reads its misses.
@@ -42,24 +43,33 @@ def read_batch(path: Path, split: str) -> list[LabelledText]:
     return rows
 
 
-def flagged(row: LabelledText) -> bool:
-    """Whether the carrier tool of the row's toolset gets a high finding."""
+def severity(row: LabelledText) -> str | None:
+    """The worst severity (``"high"``, ``"medium"``, ``"low"``) of a finding on the carrier
+    tool of the row's toolset, or ``None`` when it has none."""
     toolset = labelled_toolset(row)
     carrier = toolset.tools[-1].name
-    return any(f.severity == "high" and f.tool == carrier for f in scan_toolset(toolset))
+    found = {f.severity for f in scan_toolset(toolset) if f.tool == carrier}
+    return next((s for s in ("high", "medium", "low") if s in found), None)
+
+
+def flagged(row: LabelledText) -> bool:
+    """Whether the carrier tool of the row's toolset gets a high finding."""
+    return severity(row) == "high"
 
 
 def score(path: Path) -> None:
     rows = read_batch(path, "blind")
-    by: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    by: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     for row in rows:
-        hit = flagged(row)
+        worst = severity(row)
         for key in (row.label, f"{row.label} {row.style}", f"{row.label} @ {row.place}"):
             by[key][0] += 1
-            by[key][1] += hit
+            by[key][1] += worst == "high"
+            by[key][2] += worst in ("high", "medium")
     for key in sorted(by):
-        n, k = by[key]
-        print(f"{key:40} {k:3}/{n:3} flagged high ({100 * k / n:.1f}%)")
+        n, high, medium = by[key]
+        print(f"{key:40} {high:3}/{n:3} flagged high ({100 * high / n:.1f}%), "
+              f"{medium:3}/{n:3} medium or above ({100 * medium / n:.1f}%)")
 
 
 def add(path: Path, split: str) -> None:

@@ -19,7 +19,9 @@ A manifest entry may ask for ``"setup": "git-init"`` (the scratch folder made a 
 for a server that serves one). A capture is ``tools/<name>.json``: the package, its registry and version, the command line,
 the ``serverInfo`` and protocol version the server announced, the capture time, and the
 ``tools`` array exactly as the server sent it. A server that did not start is logged in
-``failures.json`` with the error, so the data card can say what was tried.
+``failures.json`` with the error and the last lines it wrote to stderr (the reason, mostly:
+a missing credential, an unreachable service, a too old Node), so the data card can say what
+was tried.
 """
 
 from __future__ import annotations
@@ -53,6 +55,18 @@ def command_line(server: dict[str, Any]) -> list[str]:
     raise ValueError(f"{server['name']}: unknown registry {server['registry']!r}")
 
 
+class CaptureError(RuntimeError):
+    """A server gave no tools; the message ends with the last lines it wrote to stderr."""
+
+
+def _stderr_tail(path: Path, lines: int = 4, chars: int = 300) -> str:
+    """The last non-empty lines of a server's stderr (npm's install warnings left out)."""
+    text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+    kept = [line.strip() for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith("npm warn")]
+    return " | ".join(kept[-lines:])[-chars:]
+
+
 async def _capture(server: dict[str, Any], timeout: float) -> dict[str, Any]:
     import mcp
     from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
@@ -72,26 +86,41 @@ async def _capture(server: dict[str, Any], timeout: float) -> dict[str, Any]:
     params = StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=scratch)
     tools: list[dict[str, Any]] = []
     info: dict[str, Any] = {}
+    errlog = Path(scratch) / ".stderr.log"  # the reason a server stopped, mostly
 
     async def listing() -> None:
-        async with stdio_client(params) as (read, write):
-            async with mcp.ClientSession(read, write) as session:
-                init = await session.initialize()
-                info["server_info"] = init.server_info.model_dump(mode="json", exclude_none=True)
-                info["protocol_version"] = init.protocol_version
-                cursor = None
-                for _ in range(MAX_PAGES):
-                    page = None if cursor is None else mcp.types.PaginatedRequestParams(
-                        cursor=cursor)
-                    result = await session.list_tools(params=page)
-                    tools.extend(t.model_dump(mode="json", by_alias=True, exclude_none=True)
-                                 for t in result.tools)
-                    cursor = result.next_cursor
-                    if not cursor:
-                        return
-                raise RuntimeError(f"still paginating after {MAX_PAGES} pages")
+        with errlog.open("w", encoding="utf-8") as err:
+            async with stdio_client(params, errlog=err) as (read, write):
+                async with mcp.ClientSession(read, write) as session:
+                    init = await session.initialize()
+                    info["server_info"] = init.server_info.model_dump(mode="json",
+                                                                      exclude_none=True)
+                    info["protocol_version"] = init.protocol_version
+                    cursor = None
+                    for _ in range(MAX_PAGES):
+                        page = None if cursor is None else mcp.types.PaginatedRequestParams(
+                            cursor=cursor)
+                        result = await session.list_tools(params=page)
+                        tools.extend(t.model_dump(mode="json", by_alias=True, exclude_none=True)
+                                     for t in result.tools)
+                        cursor = result.next_cursor
+                        if not cursor:
+                            return
+                    raise RuntimeError(f"still paginating after {MAX_PAGES} pages")
 
-    await asyncio.wait_for(listing(), timeout)
+    try:
+        await asyncio.wait_for(listing(), timeout)
+    except BaseException as exc:  # noqa: BLE001 - re-raised with what the server said
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+            exc = exc.exceptions[0]
+        name = "TimeoutError" if isinstance(exc, TimeoutError) else type(exc).__name__
+        said = _stderr_tail(errlog)
+        raise CaptureError(f"{name}: {exc}" + (f"; stderr: {said}" if said else "")) from exc
+    if not tools:
+        said = _stderr_tail(errlog)
+        raise CaptureError("tools/list was empty" + (f"; stderr: {said}" if said else ""))
     return {
         "name": server["name"],
         "registry": server["registry"],
@@ -112,8 +141,9 @@ def capture(server: dict[str, Any], timeout: float = 300.0) -> dict[str, Any]:
 
     Raises
     ------
-    Exception
-        Whatever the server or the SDK raised (the caller logs it as a failure).
+    CaptureError
+        The server did not start, closed the connection, timed out or listed no tools; the
+        message names the error and ends with the last lines the server wrote to stderr.
     """
     return asyncio.run(_capture(server, timeout))
 
@@ -149,8 +179,9 @@ def main(argv: list[str] | None = None) -> int:
                 raise
             while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
                 exc = exc.exceptions[0]
+            message = str(exc) if isinstance(exc, CaptureError) else f"{type(exc).__name__}: {exc}"
             failures[s["name"]] = {"package": s["package"], "version": s["version"],
-                                   "error": f"{type(exc).__name__}: {exc}"[:400]}
+                                   "error": message[:500]}
             print(f"  failed: {failures[s['name']]['error']}", flush=True)
         else:
             failures.pop(s["name"], None)

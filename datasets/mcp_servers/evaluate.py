@@ -26,27 +26,31 @@ from toolform.guard import guard
 HERE = Path(__file__).resolve().parent
 
 
-def rows(split: str, batch: int | None = None) -> list[dict[str, object]]:
-    """One row per captured server of ``split`` (and of ``batch``, 1 or 2, when given): name,
-    package, tools, texts, fields flagged high, high findings, exit status, and the high
-    findings themselves."""
+def rows(split: str | None = None, batch: int | None = None) -> list[dict[str, object]]:
+    """One row per captured server of ``split`` (``"dev"``, ``"heldout"``; every server when
+    ``None``) and of ``batch`` (1, 2 or 3, when given): name, package, split, batch, tools,
+    texts, fields flagged high, high findings, exit status, and the high findings themselves.
+    Each capture is read and scanned once."""
     manifest = json.loads((HERE / "servers.json").read_text(encoding="utf-8"))["servers"]
-    batch_of = {s["name"]: s.get("batch", 1) for s in manifest}
+    entry = {s["name"]: s for s in manifest}
     out = []
     for path in sorted((HERE / "tools").glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        if doc["split"] != split or (batch is not None and batch_of[doc["name"]] != batch):
+        server = entry[path.stem]
+        if (split is not None and server["split"] != split
+                or batch is not None and server.get("batch", 1) != batch):
             continue
+        row: dict[str, object] = {
+            "server": server["name"], "package": f"{server['package']}@{server['version']}",
+            "split": server["split"], "batch": server.get("batch", 1)}
         try:
             report = guard(path)
         except LoaderError as exc:  # `toolform guard` says why and exits 2
-            out.append({"server": doc["name"], "package": f"{doc['package']}@{doc['version']}",
-                        "tools": len(doc["tools"]), "texts": 0, "fields_high": 0, "high": 0,
+            tools = len(json.loads(path.read_text(encoding="utf-8"))["tools"])
+            out.append({**row, "tools": tools, "texts": 0, "fields_high": 0, "high": 0,
                         "exit": 2, "findings": [], "error": str(exc)})
             continue
         high = [f for f in report.findings if f.severity == "high"]
-        out.append({"server": doc["name"], "package": f"{doc['package']}@{doc['version']}",
-                    "tools": len(report.toolset), "texts": report.texts,
+        out.append({**row, "tools": len(report.toolset), "texts": report.texts,
                     "fields_high": len({f.path for f in high}), "high": len(high),
                     "exit": 0 if report.passes("high") else 1, "findings": high})
     return out
@@ -55,7 +59,7 @@ def rows(split: str, batch: int | None = None) -> list[dict[str, object]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "heldout"), default="dev")
-    parser.add_argument("--batch", type=int, choices=(1, 2), help="only this batch of servers")
+    parser.add_argument("--batch", type=int, choices=(1, 2, 3), help="only this batch of servers")
     parser.add_argument("--findings", action="store_true", help="list every high finding")
     args = parser.parse_args(argv)
     table = rows(args.split, args.batch)

@@ -225,9 +225,13 @@ _URLISH = re.compile(r"^\s*(?:[a-z][\w+.-]*://|data:|/|~|[\w.-]+\.[a-z0-9]{1,5}$
 
 
 _INSTEAD = re.compile(r"\binstead\b", re.IGNORECASE)
-_ID_SPLIT = re.compile(r"[_\-]+|(?<=[a-z])(?=[A-Z])")
+_ID_SPLIT = re.compile(r"[_\-+&=]+|(?<=[a-z])(?=[A-Z])")
+# cue words of an instruction spelled as an identifier: the model addressed or ordered, a
+# second act joined on ("_and_dont_tell_user", "_then_call_..."), or a secret named; none of
+# them is in an enum value or default of five or more words on the 181 captured real servers
 _ID_CUE = re.compile(r"\b(?:this|every|each|always|never|must|should|you|your|ignore|instead|"
-                     r"please|model|assistant|agent)\b")
+                     r"please|model|assistant|agent|dont|tell|then|also|override|password|"
+                     r"token|secret|credentials?|prompt|conversation)\b")
 
 
 def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
@@ -239,8 +243,9 @@ def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
             yield Hit(0, len(text), "high", f"an instruction spelled as an identifier in a "
                                             f"{ctx.kind} field")
         return
-    if _URLISH.match(text):
-        return
+    head, _, rest = stripped.partition(" ")
+    if _URLISH.match(head) and len(_WORDS.findall(rest)) < 3:
+        return  # an address or a path (with at most a short label after it), not prose
     told = any(c.directive >= 0 for c in _clauses(text, ctx.kind))
     if len(_WORDS.findall(text)) >= 3 and (
             _ADDRESS.search(text) or _UNIVERSAL.search(text) or _SEND_TO.search(text)
