@@ -318,7 +318,10 @@ def test_a_local_ray_cluster_over_two_endpoints_gives_the_local_rows(servers, tm
                       progress=False)
     before = [s.count for s in servers]
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        if os.environ.get("RAY_ADDRESS"):  # a cluster already up (`ray start --head ...`)
+            ray.init(address=os.environ["RAY_ADDRESS"], log_to_driver=False)
+        else:
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     except Exception as exc:  # Ray's own 30 s start-up limit, on an overloaded machine
         if "timed out during startup" not in str(exc):
             raise
