@@ -17,7 +17,8 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ..grading import RULES
+from ..errors import GradingError
+from ..grading import GRADINGS, check_rule
 from ..ir import Request
 from ..runs import Cell, run_cells
 from ..stats import noise_floor, paired_contrasts, wilson_interval
@@ -37,9 +38,6 @@ RECORDED_ATLAS_DRAW = (("bfcl/simple_python", "bfcl/multiple"), 20, 0)
 RECORDED_ATLAS_BUDGET = 200
 #: Completion budget of every recorded turn, in tokens (as the eight-cell A/B).
 RECORDED_ATLAS_MAX_TOKENS = 160
-
-#: The verdicts an atlas can search on: the three rules and BFCL's possible answers.
-ATLAS_RULES = (*RULES, "possible_answers")
 
 #: Declared columns of ``AtlasResult.cells``: (name, dtype, unit, meaning).
 ATLAS_CELL_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
@@ -262,9 +260,10 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     from ..abtest import select_requests
 
     rules = tuple(rules)
-    unknown = [r for r in rules if r not in ATLAS_RULES]
-    if not rules or unknown:
-        raise ValueError(f"rules must be a non-empty selection of {ATLAS_RULES}; got {rules}")
+    if not rules:
+        raise GradingError(f"rules must be a non-empty selection of {list(GRADINGS)}; got none")
+    for rule in rules:
+        check_rule(rule, GRADINGS, parameter="rules")
     pool = select_requests(requests, n_requests if n_requests is not None else 10 ** 9, seed)
     ids = [r.id for r in pool]
     if len(set(ids)) != len(ids):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ..grading import GRADINGS
+
 __all__ = ["ab_chart", "bfcl_arm_chart"]
 
 RULE_ORDER = ["main", "symmetric", "as_written"]
@@ -111,7 +113,7 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
     altair.FacetChart
         One column per category (in the table's order); in each, y: cell, a point at the
         accuracy and a rule over its interval, offset and coloured by grading in
-        ``toolform.bfcl_arm.GRADINGS`` order (main, symmetric, as_written, possible_answers).
+        ``toolform.grading.GRADINGS`` order (main, symmetric, as_written, possible_answers).
 
     Raises
     ------
@@ -120,8 +122,6 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
     ValueError
         When a column is missing or a grading is not one of ``GRADINGS``.
     """
-    from ..bfcl_arm import GRADINGS
-
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"expected the DataFrame of bfcl_arm_table(), got {type(table).__name__}")
     missing = [c for c in _BFCL_ARM_CHART_COLUMNS if c not in table.columns]
