@@ -21,14 +21,13 @@ from .grading import RULE_MEANINGS, RULES, check_rule
 from .ir import Request
 from .runs import Cell, run_cells
 from .stats import paired_bootstrap, wilson_interval
+from .study import CORE_FORMATS
 
 __all__ = ["CELL_COLUMNS", "CORE_FORMATS", "HEADLINE_REASON", "LOCAL_MODEL_ID",
            "RECORDED_AB_CASSETTE", "RECORDED_AB_DATASETS", "RULE_MEANINGS", "ABResult", "ab_test",
            "recorded_ab_client", "select_requests", "summarize_cells"]
 
 #: The eight core formats, in the order of the study's main grid.
-CORE_FORMATS = ("xml_schema", "natural_language", "python_stub", "json_schema_openai",
-                "yaml_schema", "typescript", "markdown_table", "json_minimal")
 
 REFERENCE_FORMAT = "json_schema_openai"
 
