@@ -190,3 +190,36 @@ def test_all_is_a_sorted_literal_equal_to_the_public_members(name):
     assert sorted(members - set(listed)) == [], f"{name} offers names __all__ leaves out"
     for attr in listed:
         assert getattr(module, attr) is not None
+
+
+#: Folders and files whose raises other branches rewrite this round (clients, replies, runner,
+#: guard); the check covers them once those land.
+RAISES_OWNED_ELSEWHERE = ("toolform/protocols/", "toolform/clients/", "toolform/runs.py",
+                          "toolform/abtest.py", "toolform/guard/")
+
+
+def test_toolform_raises_errors_from_its_tree():
+    bare = []
+    for name, path in _modules().items():
+        where = path.relative_to(ROOT).as_posix()
+        if where.startswith(RAISES_OWNED_ELSEWHERE):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and node.exc is not None:
+                called = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+                if isinstance(called, ast.Name) and called.id in ("ValueError", "TypeError"):
+                    bare.append(f"{where}:{node.lineno}")
+    assert bare == []
+
+
+def test_the_error_tree_is_drawn_with_every_error():
+    import toolform.errors as errors
+
+    doc = errors.__doc__
+    for name in errors.__all__:
+        assert f" {name}" in doc, name
+    from toolform.errors import InvalidParameterError, ParameterTypeError, ToolFormError
+
+    assert issubclass(InvalidParameterError, (ToolFormError, ValueError))
+    assert issubclass(ParameterTypeError, TypeError) and issubclass(ParameterTypeError,
+                                                                    InvalidParameterError)

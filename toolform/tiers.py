@@ -31,6 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .errors import InvalidParameterError
+
 if TYPE_CHECKING:  # ir.Toolset.tier_estimate calls this module: no import back at run time
     from .ir import ParamIR, ToolIR, Toolset, TypeIR
 
@@ -202,5 +204,5 @@ def tier_estimate(tools: ToolIR | Toolset | Iterable[ToolIR]) -> int:
         return _tool_tier(tools)
     tiers = [_tool_tier(tool) for tool in tools]
     if not tiers:
-        raise ValueError("tier_estimate needs at least one tool; the toolset is empty")
+        raise InvalidParameterError("tier_estimate needs at least one tool; the toolset is empty")
     return max(tiers)

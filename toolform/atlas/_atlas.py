@@ -17,7 +17,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ..errors import GradingError
+from ..errors import GradingError, InvalidParameterError
 from ..grading import GRADINGS, check_rule
 from ..ir import Request
 from ..runs import Cell, run_cells
@@ -267,7 +267,8 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     pool = select_requests(requests, n_requests if n_requests is not None else 10 ** 9, seed)
     ids = [r.id for r in pool]
     if len(set(ids)) != len(ids):
-        raise ValueError("atlas: request ids must be unique in the pool (they key the turns)")
+        raise InvalidParameterError(
+            "atlas: request ids must be unique in the pool (they key the turns)")
     if pairs is not None:
         wanted = [Cell(f, p).label for f, p in pairs]
         grid = carry_grid(pool, list(dict.fromkeys(f for f, _ in pairs)),
@@ -277,7 +278,8 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
         grid = carry_grid(pool, formats, protocols)
     carried = grid[grid["carried"]]
     if carried.empty:
-        raise ValueError("atlas: no format x protocol pair can carry these requests' calls")
+        raise InvalidParameterError(
+            "atlas: no format x protocol pair can carry these requests' calls")
     cells = [Cell(f, p) for f, p in zip(carried["format_id"], carried["protocol_id"])]
     f_index = {f: i for i, f in enumerate(dict.fromkeys(carried["format_id"]))}
     p_index = {p: j for j, p in enumerate(dict.fromkeys(carried["protocol_id"]))}
@@ -421,7 +423,7 @@ def _turns_with_rounds(collected: list[pd.DataFrame], found: SearchResult, cells
                        pool: Sequence[Request]) -> pd.DataFrame:
     """Every turn once, in the order asked, with the round that asked it."""
     if not collected:
-        raise ValueError("atlas: the search asked no turn")
+        raise InvalidParameterError("atlas: the search asked no turn")
     turns = pd.concat(collected, ignore_index=True).drop_duplicates(["cell", "request_id"],
                                                                      keep="last")
     asked_in: dict[tuple[str, str], int] = {}

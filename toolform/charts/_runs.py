@@ -5,6 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ..errors import InvalidParameterError, ParameterTypeError
 from ..grading import GRADINGS
 
 __all__ = ["ab_chart", "bfcl_arm_chart"]
@@ -48,10 +49,11 @@ def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B",
         When a column is missing.
     """
     if not isinstance(cells, pd.DataFrame):
-        raise TypeError(f"expected the DataFrame ABResult.cells, got {type(cells).__name__}")
+        raise ParameterTypeError(
+            f"expected the DataFrame ABResult.cells, got {type(cells).__name__}")
     missing = [c for c in _AB_CHART_COLUMNS if c not in cells.columns]
     if missing:
-        raise ValueError(f"the frame lacks columns {missing}; pass ABResult.cells")
+        raise InvalidParameterError(f"the frame lacks columns {missing}; pass ABResult.cells")
     shown = cells.assign(label=[
         _cell_label(cell, format_id, int(n), int(failed), reference) for cell, format_id, n, failed
         in zip(cells["cell"], cells["format_id"], cells["n"], cells["n_errors"])])
@@ -123,13 +125,16 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
         When a column is missing or a grading is not one of ``GRADINGS``.
     """
     if not isinstance(table, pd.DataFrame):
-        raise TypeError(f"expected the DataFrame of bfcl_arm_table(), got {type(table).__name__}")
+        raise ParameterTypeError(
+            f"expected the DataFrame of bfcl_arm_table(), got {type(table).__name__}")
     missing = [c for c in _BFCL_ARM_CHART_COLUMNS if c not in table.columns]
     if missing:
-        raise ValueError(f"the table lacks columns {missing}; pass bfcl_arm_table(turns)")
+        raise InvalidParameterError(
+            f"the table lacks columns {missing}; pass bfcl_arm_table(turns)")
     unknown = sorted(set(table["grading"]) - set(GRADINGS))
     if unknown:
-        raise ValueError(f"unknown gradings {unknown}; expected some of {list(GRADINGS)}")
+        raise InvalidParameterError(
+            f"unknown gradings {unknown}; expected some of {list(GRADINGS)}")
     gradings = list(GRADINGS)
     base = alt.Chart().encode(
         y=alt.Y("cell:N", sort=list(dict.fromkeys(table["cell"])),

@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from ..errors import ParameterTypeError
 from ..ir import Toolset
 from ._common import function_entry, prepare, unique_name
 from ._json import lift_descriptions, minimal_entry, openapi_document
@@ -126,7 +127,7 @@ def yaml_scalar(value: Any) -> str:
                 and value.lower() not in _NOT_STRINGS):
             return value
         return '"' + _ESCAPE.sub(_escape, value) + '"'
-    raise TypeError(f"not a JSON scalar: {value!r}")
+    raise ParameterTypeError(f"not a JSON scalar: {value!r}")
 
 
 def _flow(value: Any) -> str:

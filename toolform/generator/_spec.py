@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ..errors import InvalidParameterError
 from ..ir import NO_DEFAULT, ParamIR, ToolIR, TypeIR
 
 #: Effect actions an executor knows.
@@ -44,9 +45,10 @@ class Effect:
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
-            raise ValueError(f"effect action must be one of {ACTIONS}, got {self.action!r}")
+            raise InvalidParameterError(
+                f"effect action must be one of {ACTIONS}, got {self.action!r}")
         if self.action in ("update", "delete") and not self.keys:
-            raise ValueError(f"a {self.action} effect needs a key argument")
+            raise InvalidParameterError(f"a {self.action} effect needs a key argument")
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class Ask:
 
     def __post_init__(self) -> None:
         if self.style not in STYLES:
-            raise ValueError(f"ask style must be one of {STYLES}, got {self.style!r}")
+            raise InvalidParameterError(f"ask style must be one of {STYLES}, got {self.style!r}")
 
 
 @dataclass(frozen=True)
