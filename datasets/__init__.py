@@ -159,7 +159,7 @@ def read_requests(path: str | os.PathLike[str]) -> tuple[Request, ...]:
         try:
             data = json.loads(line)
             if not isinstance(data, dict):
-                raise TypeError(f"expected a JSON object, got {type(data).__name__}")
+                raise DatasetError(f"expected a JSON object, got {type(data).__name__}")
             tools = data.get("tools")
             if isinstance(tools, str):
                 if tools not in shared:

@@ -1,10 +1,10 @@
 """Build ``datasets/mcp/`` from the real MCP captures and the hand-written requests.
 
-Inputs: the ``tools/list`` captures of 11 public MCP servers (``shared/real/mcp/*.json``, beside
-the repository) and ``datasets/mcp/requests.yaml`` (requests written for this project, each with
+Inputs: the ``tools/list`` captures of 11 public MCP servers (``datasets/mcp/captures/*.json``,
+copied unchanged from the study's ``shared/real/mcp/``) and ``datasets/mcp/requests.yaml`` (requests written for this project, each with
 its server, expected tool and, where the request pins them down, the gold arguments)::
 
-    python datasets/build_mcp.py                 # or: --real path/to/shared/real/mcp
+    python datasets/build_mcp.py                 # or: --real path/to/captures
 
 Outputs, in ``datasets/mcp/``:
 
@@ -34,7 +34,7 @@ from toolform.io import from_mcp
 from toolform.ir import ToolIR, Toolset
 
 OUT_DIR = Path(__file__).resolve().parent / "mcp"
-REAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "real" / "mcp"
+REAL_DIR = OUT_DIR / "captures"
 SEPARATOR = "__"
 
 

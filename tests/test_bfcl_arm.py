@@ -8,10 +8,11 @@ import pytest
 from typer.testing import CliRunner
 
 from toolform.abtest import RECORDED_AB_DATASETS, ab_test, recorded_ab_client
-from toolform.bfcl_arm import (BFCL_ARM_COLUMNS, DISAGREEMENT_COLUMNS, GRADINGS,
+from toolform.bfcl_arm import (BFCL_ARM_COLUMNS, DISAGREEMENT_COLUMNS,
                                RECORDED_BFCL_DRAW, bfcl_arm, bfcl_arm_requests, bfcl_arm_table,
                                grading_disagreements, recorded_bfcl_client)
 from toolform.cli import app
+from toolform.grading import GRADINGS
 from toolform.datasets import load_dataset
 from toolform.errors import GradingError
 from toolform.io import from_bfcl
@@ -173,3 +174,11 @@ def test_disagreements_need_the_requests_and_current_verdicts():
     stale = hand_turns(correct_main=[True, True, True], correct_possible_answers=[False] * 3)
     with pytest.raises(GradingError, match="'proteins'.*grade the turns again"):
         grading_disagreements(stale, HAND_REQUESTS)
+
+
+def test_the_old_home_of_gradings_still_answers_with_a_warning() -> None:
+    import toolform.bfcl_arm as arm
+
+    with pytest.warns(DeprecationWarning, match="toolform.grading.GRADINGS"):
+        assert arm.GRADINGS is GRADINGS
+    assert GRADINGS == ("main", "symmetric", "as_written", "possible_answers")

@@ -28,9 +28,8 @@ MORE = ("python_list_call", "bfcl_python_list", "cli_call", "sql_call", "graphql
         "nl_intent_structured", "key_value_call", "yaml_call", "toml_call", "pipe_call",
         "csv_call", "table_call", "symbolic_call", "slot_fill_call", "two_step_call",
         "function_tags", "xml_generic_call", "python_tag", "react", "bracket_call")
-_STUDY_FILE = Path("/work/shared/study/protocols.json")  # checked too when present
-STUDY = json.loads(_STUDY_FILE.read_text(encoding="utf-8"))["data"] if _STUDY_FILE.exists() \
-    else None
+_STUDY_FILE = Path(__file__).resolve().parents[1] / "evidence" / "tables" / "protocols.json"
+STUDY = {row["protocol_id"]: row for row in json.loads(_STUDY_FILE.read_text("utf-8"))["rows"]}
 
 
 # -- metadata ------------------------------------------------------------------------------------

@@ -333,7 +333,7 @@ def test_changed_gold_calls_regrade_the_stored_reply(tmp_path):
 
 
 def test_grading_version_follows_the_verdict_code(tmp_path, monkeypatch):
-    import toolform.grading as grading
+    import toolform.grading._version as grading  # where grading_version reads VERDICT_MODULES
 
     module = tmp_path / "verdict_code_probe.py"
     module.write_text("RULE = 1\n")

@@ -191,8 +191,8 @@ def bfcl_table() -> pd.DataFrame:
 
 
 def test_bfcl_arm_chart_facets_by_category_and_colours_the_four_gradings() -> None:
-    from toolform.bfcl_arm import GRADINGS
     from toolform.charts import bfcl_arm_chart
+    from toolform.grading import GRADINGS
 
     table = bfcl_table()
     assert table.loc[(table.cell == "b/y") & (table.category == "multiple"),

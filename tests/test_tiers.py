@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -88,24 +87,18 @@ def test_profile_counts_every_level():
     assert not TIER_LIMITS[2].admits(p)
 
 
-STUDY = Path(__file__).resolve().parents[2] / "shared" / "study" / "tiers.json"
+STUDY = Path(__file__).resolve().parents[1] / "evidence" / "tables" / "tier_definitions.json"
 
 
-@pytest.mark.skipif(not STUDY.exists(), reason="the study's tables are not beside the repo")
 def test_limits_match_the_study_definitions():
-    definitions = json.loads(STUDY.read_text())["data"]["definitions"]
-    for key, text in definitions.items():
-        limits = TIER_LIMITS[int(key)]
-        assert limits.name == text.split(":")[0]
-        assert f"up to {limits.max_params} parameters" in text
-        depth = re.search(r"nested (\d) levels? deep", text)
-        assert limits.max_depth == (int(depth.group(1)) if depth else 0)
-        for word, value in (("enum", limits.max_enums), ("union", limits.max_unions),
-                            ("array", limits.max_arrays)):
-            found = re.search(rf"(\d) {word}s?\b", text)
-            assert value == (int(found.group(1)) if found else 0), (key, word)
-        optional = re.search(r"up to (\d) optional", text)
-        assert limits.max_optional == (int(optional.group(1)) if optional else 0)
+    rows = json.loads(STUDY.read_text(encoding="utf-8"))["rows"]
+    assert [r["tier"] for r in rows] == [1, 2, 3, 4, 5]
+    for row in rows:
+        limits = TIER_LIMITS[row["tier"]]
+        assert (limits.name, limits.max_params, limits.max_depth, limits.max_enums,
+                limits.max_unions, limits.max_arrays, limits.max_optional) == (
+            row["name"], row["max_params"], row["max_nesting"], row["enums"], row["unions"],
+            row["arrays"], row["max_optional"]), row
 
 
 def test_all_is_sorted():

@@ -34,10 +34,12 @@ _LAZY = {
     "load_evidence": "toolform.evidence",
 }
 
-__all__ = sorted([
+__all__ = [
     "GoldCall", "ParamIR", "Request", "ToolCall", "ToolFormError", "ToolIR", "Toolset", "TypeIR",
-    *_LAZY,
-])
+    "ab_test", "export_tools", "format_ids", "grade", "grade_all", "grade_possible_answers",
+    "load_dataset", "load_evidence", "load_tools", "parse_reply", "plan_catalogue", "protocol_ids",
+    "recommend", "render", "retrieve", "run_cells", "scan_toolset",
+]
 
 
 def __getattr__(name: str) -> Any:

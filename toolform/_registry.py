@@ -1,7 +1,8 @@
 """A small ordered registry shared by formats and protocols.
 
 Entries are registered once, by a decorator in the module that defines them; a duplicate id
-raises ``RegistryError`` at import, and a lookup of an unknown id raises the registry's own
+raises ``RegistryError`` at import unless the caller says ``replace=True`` (re-running a notebook
+cell that registers a format), and a lookup of an unknown id raises the registry's own
 ``Unknown*Error`` naming the closest ids.
 """
 
@@ -30,10 +31,32 @@ class Registry(Generic[T]):
         self._unknown = unknown
         self._entries: dict[str, T] = {}
 
-    def add(self, key: str, entry: T) -> T:
-        """Register ``entry`` under ``key``; a second entry with the same key raises RegistryError."""
-        if key in self._entries:
-            raise RegistryError(f"{self.kind} {key!r} is registered twice")
+    def add(self, key: str, entry: T, *, replace: bool = False) -> T:
+        """Register ``entry`` under ``key`` and return it.
+
+        Parameters
+        ----------
+        key : str
+            The id.
+        entry : object
+            What the id names.
+        replace : bool
+            Put ``entry`` in place of an entry already under ``key`` (it keeps that entry's
+            position in :meth:`ids`); without it a second entry raises.
+
+        Returns
+        -------
+        object
+            ``entry``.
+
+        Raises
+        ------
+        RegistryError
+            When ``key`` is taken and ``replace`` is False.
+        """
+        if key in self._entries and not replace:
+            raise RegistryError(f"{self.kind} {key!r} is registered twice (pass replace=True to "
+                                "register it again, e.g. when re-running a notebook cell)")
         self._entries[key] = entry
         return entry
 

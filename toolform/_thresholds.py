@@ -13,6 +13,8 @@ more than doubles accuracy (``retrieval_baseline``).
 
 from __future__ import annotations
 
+from .errors import InvalidParameterError
+
 __all__ = [
     "RETRIEVE_MIN_TOOLS",
     "STRATEGIES",
@@ -58,11 +60,11 @@ def catalogue_strategy(n_tools: int, *, block_tokens: int | None = None,
         When ``n_tools`` is below 1, or a token count is not positive.
     """
     if isinstance(n_tools, bool) or not isinstance(n_tools, int) or n_tools < 1:
-        raise ValueError(f"n_tools must be an integer >= 1, got {n_tools!r}")
+        raise InvalidParameterError(f"n_tools must be an integer >= 1, got {n_tools!r}")
     for name, value in (("block_tokens", block_tokens), ("context_tokens", context_tokens)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or value < 1):
-            raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+            raise InvalidParameterError(f"{name} must be a positive integer or None, got {value!r}")
     too_big = (block_tokens is not None and context_tokens is not None
                and block_tokens > TWO_STAGE_CONTEXT_SHARE * context_tokens)
     if n_tools >= TWO_STAGE_MIN_TOOLS or too_big:

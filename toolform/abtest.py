@@ -17,29 +17,21 @@ from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
-from .grading import RULES
+from .grading import RULE_MEANINGS, RULES, check_rule
 from .ir import Request
 from .runs import Cell, run_cells
 from .repeats import expand_repeats
 from .stats import paired_bootstrap, wilson_interval
+from .study import CORE_FORMATS
 
 __all__ = ["CELL_COLUMNS", "CORE_FORMATS", "HEADLINE_REASON", "LOCAL_MODEL_ID",
            "RECORDED_AB_CASSETTE", "RECORDED_AB_DATASETS", "RULE_MEANINGS", "ABResult", "ab_test",
            "recorded_ab_client", "select_requests", "summarize_cells"]
 
 #: The eight core formats, in the order of the study's main grid.
-CORE_FORMATS = ("xml_schema", "natural_language", "python_stub", "json_schema_openai",
-                "yaml_schema", "typescript", "markdown_table", "json_minimal")
 
 REFERENCE_FORMAT = "json_schema_openai"
 
-#: Each grading rule in one line (``toolform.grading`` has the full definitions).
-RULE_MEANINGS = {
-    "main": "names forgiven for case and separators, flat arguments re-nested for the text "
-            "protocols only",
-    "symmetric": "the same repairs for every protocol",
-    "as_written": "the calls exactly as written",
-}
 #: Why the headline rule is ``symmetric`` (numbers: evidence ``main_grid``).
 HEADLINE_REASON = ("it repairs every protocol alike, so a protocol is not ranked up by the "
                    "repairs it alone gets (in the study, XML's lead over JSON Schema is 13.8 "
@@ -338,10 +330,7 @@ def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] =
     GradingError
         When ``headline_rule`` is not one of the three rules.
     """
-    from .errors import GradingError
-
-    if headline_rule not in RULES:
-        raise GradingError(f"headline_rule must be one of {RULES}, got {headline_rule!r}")
+    check_rule(headline_rule, parameter="headline_rule")
     chosen = expand_repeats(select_requests(requests, n, seed), repeats)
     turns = run_cells([Cell(f) for f in formats], chosen, client, checkpoint=checkpoint,
                       max_concurrency=max_concurrency, max_tokens=max_tokens, progress=progress,

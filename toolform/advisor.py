@@ -44,6 +44,7 @@ import pandas as pd
 
 from ._thresholds import TWO_STAGE_CONTEXT_SHARE
 from .cost import PRICES, Price, cost_of, get_price
+from .errors import InvalidParameterError, ParameterTypeError
 from .evidence import EvidenceRow, EvidenceTable, load_evidence
 from .ir import Toolset
 from .study import CORE_FORMAT_LABELS, CROSSING_PROTOCOLS
@@ -178,8 +179,9 @@ class Situation:
     def __post_init__(self) -> None:
         if self.candidates is not None and not isinstance(self.candidates, tuple):
             if isinstance(self.candidates, str):
-                raise ValueError("candidates must be a list of format ids, got the string "
-                                 f"{self.candidates!r}")
+                raise InvalidParameterError(
+                    "candidates must be a list of format ids, got the string "
+                    f"{self.candidates!r}")
             object.__setattr__(self, "candidates", tuple(self.candidates))
 
     def validate(self) -> None:
@@ -219,8 +221,9 @@ class Situation:
             if self.protocol not in known:
                 raise bad("protocol", f"a registered protocol id{_closest(self.protocol, known)}")
             if self.search_protocols:
-                raise ValueError("protocol fixes the protocol and search_protocols searches "
-                                 "them; give one or the other")
+                raise InvalidParameterError(
+                    "protocol fixes the protocol and search_protocols searches "
+                    "them; give one or the other")
         if self.candidates is not None:
             _check_candidates(self.candidates)
         for name in ("third_party_tools", "search_protocols"):
@@ -246,15 +249,17 @@ def _check_candidates(candidates: tuple[str, ...]) -> None:
     from .formats import format_ids, get_format
 
     if not candidates:
-        raise ValueError("candidates must be a non-empty list of format ids or None, got []")
+        raise InvalidParameterError(
+            "candidates must be a non-empty list of format ids or None, got []")
     known = format_ids()
     for fid in candidates:
         if not isinstance(fid, str) or fid not in known:
-            raise ValueError(f"candidates: {fid!r} is not a registered format"
-                             f"{_closest(str(fid), known)}")
+            raise InvalidParameterError(f"candidates: {fid!r} is not a registered format"
+                                        f"{_closest(str(fid), known)}")
         if get_format(fid).two_stage:
-            raise ValueError(f"candidates: {fid} is a two-stage format; the catalogue advice "
-                             "(strategy two_stage) covers names-first disclosure")
+            raise InvalidParameterError(
+                f"candidates: {fid} is a two-stage format; the catalogue advice "
+                "(strategy two_stage) covers names-first disclosure")
 
 
 # -- result types ---------------------------------------------------------------------------------
@@ -983,8 +988,8 @@ def _load_toolset(tools: Any) -> Toolset:
         from .io import load_tools
 
         return load_tools(tools)
-    raise TypeError(f"tools must be a Toolset or a path to a tools file, got "
-                    f"{type(tools).__name__}")
+    raise ParameterTypeError(f"tools must be a Toolset or a path to a tools file, got "
+                             f"{type(tools).__name__}")
 
 
 def _rank_key(c: _Candidate, order: Mapping[str, int]) -> tuple[bool, float, int, int]:
@@ -1056,7 +1061,7 @@ def recommend(tools: Toolset | str | Path | Situation | None = None, model: str 
     toolset = _load_toolset(tools) if tools is not None else None
     if toolset is not None and len(toolset) == 0:
         where = f" ({toolset.source})" if toolset.source else ""
-        raise ValueError(f"the toolset{where} is empty; give at least one tool")
+        raise InvalidParameterError(f"the toolset{where} is empty; give at least one tool")
     notes: list[str] = []
     n_tools = s.n_tools or (len(toolset) if toolset is not None else ix.base_n_tools)
     tier = s.tier or (toolset.tier_estimate() if toolset is not None else ix.base_tier)
@@ -1093,7 +1098,7 @@ def recommend(tools: Toolset | str | Path | Situation | None = None, model: str 
             else:
                 scored.append(other)
     if not scored:
-        raise ValueError(f"no candidate format has evidence to score: {names}")
+        raise InvalidParameterError(f"no candidate format has evidence to score: {names}")
     for c in scored:
         _price_candidate(ix, ctx, c, notes)
     if n_tools != ix.base_n_tools and tier != ix.base_tier:
@@ -1199,16 +1204,17 @@ def _text_valued(protocol_id: str) -> bool:
 def _measurement_frame(measurement: Any) -> pd.DataFrame:
     frame = getattr(measurement, "cells", measurement)
     if not isinstance(frame, pd.DataFrame):
-        raise TypeError("the measurement must be a DataFrame or an object with a .cells "
-                        f"DataFrame, got {type(measurement).__name__}")
+        raise ParameterTypeError("the measurement must be a DataFrame or an object with a .cells "
+                                 f"DataFrame, got {type(measurement).__name__}")
     missing = [c for c in MEASUREMENT_COLUMNS if c not in frame.columns]
     if missing:
-        raise ValueError(f"the measurement lacks columns {missing}; it needs "
-                         f"{list(MEASUREMENT_COLUMNS)} (accuracy and interval in percent)")
+        raise InvalidParameterError(
+            f"the measurement lacks columns {missing}; it needs "
+            f"{list(MEASUREMENT_COLUMNS)} (accuracy and interval in percent)")
     bad = frame[(frame["accuracy"] < 0) | (frame["accuracy"] > 100)]
     if len(bad):
-        raise ValueError(f"measured accuracy must be a percent in [0, 100]; row "
-                         f"{bad.index[0]!r} has {bad['accuracy'].iloc[0]!r}")
+        raise InvalidParameterError(f"measured accuracy must be a percent in [0, 100]; row "
+                                    f"{bad.index[0]!r} has {bad['accuracy'].iloc[0]!r}")
     return frame
 
 
@@ -1252,11 +1258,11 @@ def recommend_from_measurement(measurement: Any, *, rule: str = "main",
     frame = _measurement_frame(measurement)
     for name, value in (("n_tools", n_tools), ("context_tokens", context_tokens)):
         if value is not None and not _positive_int(value):
-            raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+            raise InvalidParameterError(f"{name} must be a positive integer or None, got {value!r}")
     rows = frame[frame["rule"] == rule]
     if rows.empty:
-        raise ValueError(f"rule must be one of the measured rules "
-                         f"{sorted(frame['rule'].unique().tolist())}, got {rule!r}")
+        raise InvalidParameterError(f"rule must be one of the measured rules "
+                                    f"{sorted(frame['rule'].unique().tolist())}, got {rule!r}")
     ix = _tables()
     toolset = _load_toolset(tools) if tools is not None else None
     if n_tools is None and toolset is not None:

@@ -22,7 +22,10 @@ from typing import Any, Sequence
 
 import pandas as pd
 
+from ._deprecated import moved_names
+from .abtest import LOCAL_MODEL_ID, select_requests
 from .errors import GradingError
+from .grading import GRADINGS as _GRADINGS
 from .grading import RULES, grade
 from .ir import Request
 from .possible_answers import grade_possible_answers
@@ -31,7 +34,7 @@ from .repeats import expand_repeats
 from .runs import Cell, run_cells
 from .stats import wilson_interval
 
-__all__ = ["BFCL_ARM_COLUMNS", "DISAGREEMENT_COLUMNS", "GRADINGS", "RECORDED_BFCL_CASSETTE",
+__all__ = ["BFCL_ARM_COLUMNS", "DISAGREEMENT_COLUMNS", "RECORDED_BFCL_CASSETTE",
            "RECORDED_BFCL_CELL", "RECORDED_BFCL_DRAW", "bfcl_arm", "bfcl_arm_requests",
            "bfcl_arm_table", "grading_disagreements", "recorded_bfcl_client"]
 
@@ -45,8 +48,8 @@ RECORDED_BFCL_DRAW: tuple[tuple[str, int, int], ...] = (
     ("bfcl/parallel_multiple", 30, 2))
 #: Completion budget the cassette was recorded with, in tokens (part of each reply's key).
 RECORDED_MAX_TOKENS = 256
-#: The four gradings: the study's three rules, then BFCL's possible answers.
-GRADINGS = (*RULES, "possible_answers")
+#: ``GRADINGS`` lives in ``toolform.grading`` now (one list of rules); the old path is kept one release.
+__getattr__ = moved_names(__name__, {"GRADINGS": "toolform.grading.GRADINGS"})
 
 #: The declared columns of :func:`bfcl_arm_table`: (name, dtype, unit, meaning).
 BFCL_ARM_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
@@ -94,7 +97,6 @@ def bfcl_arm_requests(draw: Sequence[tuple[str, int, int]] = RECORDED_BFCL_DRAW
     DatasetError
         For an unknown dataset.
     """
-    from .abtest import select_requests
     from .datasets import load_dataset
 
     return [r for name, n, seed in draw for r in select_requests(load_dataset(name), n, seed)]
@@ -106,7 +108,6 @@ def recorded_bfcl_client() -> Any:
     ``bfcl_arm(bfcl_arm_requests(), recorded_bfcl_client())`` replays the 160 recorded turns
     offline; any other request raises ``CassetteMissError``.
     """
-    from .abtest import LOCAL_MODEL_ID
     from .clients import ReplayClient
     from .datasets import data_path
 
@@ -160,7 +161,7 @@ def bfcl_arm_table(turns: pd.DataFrame) -> pd.DataFrame:
     rows = []
     graded = turns[turns["error"].isna()]
     for (cell, category), group in graded.groupby(["cell", "category"], sort=False):
-        for grading in GRADINGS:
+        for grading in _GRADINGS:
             correct = int(group[f"correct_{grading}"].sum())
             low, high = wilson_interval(correct, len(group))
             rows.append({"cell": cell, "category": category, "grading": grading,

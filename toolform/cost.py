@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
+from .errors import InvalidParameterError, ParameterTypeError
+
 __all__ = ["PRICES", "Price", "cost_of", "get_price"]
 
 
@@ -56,8 +58,8 @@ class Price:
             value = getattr(self, field_name)
             if (isinstance(value, bool) or not isinstance(value, (int, float))
                     or not math.isfinite(value) or value < 0):
-                raise ValueError(f"Price.{field_name} must be a finite number >= 0, "
-                                 f"got {value!r}")
+                raise InvalidParameterError(f"Price.{field_name} must be a finite number >= 0, "
+                                            f"got {value!r}")
 
     def to_dict(self) -> dict[str, float | str | bool]:
         """The fields as a JSON-ready dict."""
@@ -111,10 +113,11 @@ def get_price(price: Price | str) -> Price:
     if isinstance(price, Price):
         return price
     if not isinstance(price, str):
-        raise TypeError(f"price must be a Price or one of {', '.join(PRICES)}, "
-                        f"got {type(price).__name__}")
+        raise ParameterTypeError(f"price must be a Price or one of {', '.join(PRICES)}, "
+                                 f"got {type(price).__name__}")
     if price not in PRICES:
-        raise ValueError(f"price must be a Price or one of {', '.join(PRICES)}, got {price!r}")
+        raise InvalidParameterError(
+            f"price must be a Price or one of {', '.join(PRICES)}, got {price!r}")
     return PRICES[price]
 
 

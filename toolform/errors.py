@@ -17,6 +17,10 @@ The tree::
     │   └── CassetteMissError (KeyError)     replay-only mode met a request it has no recording of
     ├── DatasetError (ValueError)      a dataset is missing or malformed
     ├── EvidenceError                  an evidence table is missing or altered
+    ├── InvalidParameterError (ValueError)   a function was given a value outside what it allows;
+    │   │                                names the parameter, what is allowed and what was given
+    │   │                                (constraints as data: ``toolform.validation``)
+    │   └── ParameterTypeError (TypeError)   ... a value of the wrong type (also a ValueError)
     ├── MissingDependencyError (ImportError)  an optional package is not installed; gives the pip line
     └── StaleVerdictWarning (UserWarning)     a resumed run kept verdicts it could not re-grade
 
@@ -24,7 +28,7 @@ The tree::
     └── LoaderWarning                  a tool file loaded, but holds something probably unmeant; named
                                        by a code, with file, tool, JSON path (``Toolset.warnings``)
 
-Subclasses of ``ValueError``, ``KeyError`` and ``ImportError`` are there so that callers who
+Subclasses of ``ValueError``, ``TypeError``, ``KeyError`` and ``ImportError`` are there so that callers who
 already catch those keep working.
 """
 
@@ -36,10 +40,12 @@ __all__ = [
     "DatasetError",
     "EvidenceError",
     "GradingError",
+    "InvalidParameterError",
     "LoaderError",
     "LoaderWarning",
     "MissingDependencyError",
     "ModelServerError",
+    "ParameterTypeError",
     "ParseError",
     "RegistryError",
     "RenderError",
@@ -279,6 +285,36 @@ class DatasetError(ToolFormError, ValueError):
 
 class EvidenceError(ToolFormError):
     """An evidence table is missing, or its checksum does not match the manifest."""
+
+
+_NOT_GIVEN = object()
+
+
+class InvalidParameterError(ToolFormError, ValueError):
+    """A function was given a value outside what it allows.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, naming the parameter, what is allowed and what was given.
+    parameter : str, optional
+        The parameter's name.
+    allowed : str, optional
+        What the parameter accepts, in words (``"an int in [1, inf)"``).
+    value : object, optional
+        The value received.
+    """
+
+    def __init__(self, message: str, *, parameter: str | None = None, allowed: str | None = None,
+                 value: object = _NOT_GIVEN) -> None:
+        self.parameter = parameter
+        self.allowed = allowed
+        self.value = None if value is _NOT_GIVEN else value
+        super().__init__(message)
+
+
+class ParameterTypeError(InvalidParameterError, TypeError):
+    """A function was given a value of the wrong type (a ``TypeError`` and a ``ValueError``)."""
 
 
 class MissingDependencyError(ToolFormError, ImportError):

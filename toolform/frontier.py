@@ -17,6 +17,8 @@ from typing import Any, Iterable
 
 import pandas as pd
 
+from .errors import InvalidParameterError
+
 __all__ = ["pareto_front", "on_pareto_front"]
 
 
@@ -40,9 +42,10 @@ def on_pareto_front(cost: Iterable[float], accuracy: Iterable[float]) -> list[bo
     """
     costs, accs = [float(c) for c in cost], [float(a) for a in accuracy]
     if len(costs) != len(accs):
-        raise ValueError(f"cost and accuracy differ in length: {len(costs)} and {len(accs)}")
+        raise InvalidParameterError(
+            f"cost and accuracy differ in length: {len(costs)} and {len(accs)}")
     if any(v != v for v in costs + accs):
-        raise ValueError("cost and accuracy must not hold missing values (NaN)")
+        raise InvalidParameterError("cost and accuracy must not hold missing values (NaN)")
     order = sorted(range(len(costs)), key=lambda i: (costs[i], -accs[i]))
     keep = [False] * len(costs)
     best = float("-inf")

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .errors import LoaderWarning
+from .errors import InvalidParameterError, LoaderWarning
 
 __all__ = [
     "GoldCall",
@@ -169,18 +169,21 @@ class TypeIR:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ValueError(f"TypeIR kind must be one of {KINDS}, got {self.kind!r}")
+            raise InvalidParameterError(f"TypeIR kind must be one of {KINDS}, got {self.kind!r}")
         if (self.kind == "ref") != bool(self.ref):
-            raise ValueError("a ref TypeIR needs the name it refers to, and only a ref has one")
+            raise InvalidParameterError(
+                "a ref TypeIR needs the name it refers to, and only a ref has one")
         if self.kind == "ref" and self.name:
-            raise ValueError("a ref TypeIR cannot itself be named")
+            raise InvalidParameterError("a ref TypeIR cannot itself be named")
         if self.value_type is not None or self.key_type is not None or self.pattern_types:
             if self.kind != "object":
-                raise ValueError(f"value_type, key_type and pattern_types belong to objects, "
-                                 f"not to a {self.kind}")
+                raise InvalidParameterError(
+                    f"value_type, key_type and pattern_types belong to objects, "
+                    f"not to a {self.kind}")
             if self.value_type is not None:
                 if self.additional is False:
-                    raise ValueError("value_type needs additional keys (additional=True)")
+                    raise InvalidParameterError(
+                        "value_type needs additional keys (additional=True)")
                 object.__setattr__(self, "additional", True)
 
     # -- queries -------------------------------------------------------------------------------
@@ -394,7 +397,7 @@ class _SchemaWriter:
         if t.kind == "ref":
             key = next((k for n, k in reversed(self._scope) if n == t.ref), None)
             if key is None:
-                raise ValueError(f"a ref to {t.ref!r} outside any type of that name")
+                raise InvalidParameterError(f"a ref to {t.ref!r} outside any type of that name")
             out = self._pointer(key)
             return {"anyOf": [out, {"type": "null"}]} if t.nullable else out
         if t.kind == "any":
@@ -492,7 +495,7 @@ def unrolled(t: TypeIR, depth: int = 2) -> TypeIR:
         When a ``ref`` has no enclosing type of its name, or ``depth`` is below 1.
     """
     if depth < 1:
-        raise ValueError(f"depth must be at least 1, got {depth}")
+        raise InvalidParameterError(f"depth must be at least 1, got {depth}")
     if not any(node.name or node.kind == "ref" for node in t.walk()):
         return t
     return _unroll(t, {}, depth)
@@ -501,7 +504,7 @@ def unrolled(t: TypeIR, depth: int = 2) -> TypeIR:
 def _unroll(t: TypeIR, env: dict[str, tuple[TypeIR, int]], depth: int) -> TypeIR:
     if t.kind == "ref":
         if t.ref not in env:
-            raise ValueError(f"a ref to {t.ref!r} outside any type of that name")
+            raise InvalidParameterError(f"a ref to {t.ref!r} outside any type of that name")
         named, left = env[t.ref]
         if left <= 1:
             return TypeIR("any")
@@ -752,7 +755,8 @@ class Toolset:
         seen: set[str] = set()
         for tool in self.tools:
             if tool.name in seen:
-                raise ValueError(f"duplicate tool name {tool.name!r} in toolset {self.source!r}")
+                raise InvalidParameterError(
+                    f"duplicate tool name {tool.name!r} in toolset {self.source!r}")
             seen.add(tool.name)
 
     def __iter__(self) -> Iterator[ToolIR]:

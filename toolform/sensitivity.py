@@ -17,6 +17,8 @@ from __future__ import annotations
 import statistics
 from typing import Mapping
 
+from .errors import InvalidParameterError
+
 __all__ = ["FSI_KINDS", "format_sensitivity_index"]
 
 #: The spreads :func:`format_sensitivity_index` computes.
@@ -47,7 +49,7 @@ def format_sensitivity_index(accuracy_by_format: Mapping[str, float | None], *,
         For an unknown ``kind``.
     """
     if kind not in FSI_KINDS:
-        raise ValueError(f"kind must be one of {list(FSI_KINDS)}, got {kind!r}")
+        raise InvalidParameterError(f"kind must be one of {list(FSI_KINDS)}, got {kind!r}")
     values = [float(v) for v in accuracy_by_format.values() if v is not None]
     if len(values) < 2:
         return 0.0

@@ -13,6 +13,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .errors import InvalidParameterError
+from .validation import Interval, check_parameters
+
 __all__ = [
     "CONTRAST_COLUMNS",
     "discordant_pairs",
@@ -89,7 +92,8 @@ def paired_bootstrap(a: Sequence[bool], b: Sequence[bool], *, n_boot: int = 2000
     x = np.asarray(a, dtype=float)
     y = np.asarray(b, dtype=float)
     if x.shape != y.shape or x.size == 0:
-        raise ValueError(f"paired_bootstrap needs two equal, non-empty sequences; got {x.size} and {y.size}")
+        raise InvalidParameterError(
+            f"paired_bootstrap needs two equal, non-empty sequences; got {x.size} and {y.size}")
     diff = x - y
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, diff.size, size=(n_boot, diff.size))
@@ -128,8 +132,8 @@ def _paired(a: Sequence[bool], b: Sequence[bool], name: str, *, allow_empty: boo
     x = np.asarray(a, dtype=bool)
     y = np.asarray(b, dtype=bool)
     if x.shape != y.shape or x.ndim != 1 or (x.size == 0 and not allow_empty):
-        raise ValueError(f"{name} needs two equal{'' if allow_empty else ', non-empty'} "
-                         f"sequences; got {x.size} and {y.size}")
+        raise InvalidParameterError(f"{name} needs two equal{'' if allow_empty else ', non-empty'} "
+                                    f"sequences; got {x.size} and {y.size}")
     return x, y
 
 
@@ -164,7 +168,8 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
         On a negative count.
     """
     if a_only < 0 or b_only < 0:
-        raise ValueError(f"discordant pair counts must be >= 0; got {a_only} and {b_only}")
+        raise InvalidParameterError(
+            f"discordant pair counts must be >= 0; got {a_only} and {b_only}")
     n = a_only + b_only
     if n == 0:
         return 1.0
@@ -252,9 +257,10 @@ def paired_contrasts(turns: Any, reference: str, *, rule: str = "main", cells: S
 
     column = f"correct_{rule}"
     if column not in turns.columns:
-        raise ValueError(f"paired_contrasts: no column {column!r} in the turn frame")
+        raise InvalidParameterError(f"paired_contrasts: no column {column!r} in the turn frame")
     if reference not in set(turns["cell"]):
-        raise ValueError(f"paired_contrasts: reference cell {reference!r} is not in the turns")
+        raise InvalidParameterError(
+            f"paired_contrasts: reference cell {reference!r} is not in the turns")
     keys = ["request_id", "repeat"] if "repeat" in turns.columns else ["request_id"]
     graded = turns[turns["error"].isna()]
     ref = graded.loc[graded["cell"] == reference, [*keys, column]]
@@ -295,14 +301,15 @@ def _z(q: float) -> float:
     return NormalDist().inv_cdf(q)
 
 
+#: What the power-analysis functions accept (``discordance``: the share of discordant pairs).
+_DESIGN = {"alpha": [Interval(float, 0, 1, closed="neither")],
+           "power": [Interval(float, 0, 1, closed="neither")],
+           "discordance": [Interval(float, 0, 1, closed="right")],
+           "n": [Interval(int, 1, None)]}
+
+
 def _check_design(power: float, alpha: float, discordance: float) -> None:
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-    if not 0 < power < 1:
-        raise ValueError(f"power must be in (0, 1), got {power}")
-    if not 0 < discordance <= 1:
-        raise ValueError(f"discordance is the share of discordant pairs, in (0, 1]; got "
-                         f"{discordance}")
+    check_parameters(_DESIGN, power=power, alpha=alpha, discordance=discordance)
 
 
 def plan_n(effect_points: float, *, power: float = 0.8, alpha: float = 0.05,
@@ -340,9 +347,10 @@ def plan_n(effect_points: float, *, power: float = 0.8, alpha: float = 0.05,
     _check_design(power, alpha, discordance)
     d = abs(effect_points) / 100
     if d == 0 or d > discordance:
-        raise ValueError(f"effect_points={effect_points} must be non-zero and at most the "
-                         f"discordance ({100 * discordance:.1f} points): a paired difference "
-                         f"cannot exceed the share of discordant pairs")
+        raise InvalidParameterError(
+            f"effect_points={effect_points} must be non-zero and at most the "
+            f"discordance ({100 * discordance:.1f} points): a paired difference "
+            f"cannot exceed the share of discordant pairs")
     n = (_z(1 - alpha / 2) * math.sqrt(discordance)
          + _z(power) * math.sqrt(discordance - d * d)) ** 2 / (d * d)
     return math.ceil(n - 1e-9)
@@ -375,8 +383,7 @@ def minimum_detectable_effect(n: int, *, discordance: float, power: float = 0.8,
         When ``n < 1`` or a level is outside (0, 1).
     """
     _check_design(power, alpha, discordance)
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
+    check_parameters(_DESIGN, n=n)
     za, zb = _z(1 - alpha / 2), _z(power)
 
     def needed(d: float) -> float:
@@ -425,7 +432,8 @@ def noise_floor(turns: Any, reference: str, *, rule: str = "main", power: float 
     contrasts = paired_contrasts(turns, reference, rule=rule, n_boot=1)
     used = contrasts[contrasts["n_pairs"] > 0]
     if used.empty:
-        raise ValueError(f"noise_floor: no cell shares a graded request with {reference!r}")
+        raise InvalidParameterError(
+            f"noise_floor: no cell shares a graded request with {reference!r}")
     n = int(np.median(used["n_pairs"]))
     pairs = int(used["n_pairs"].sum())
     discordant = int((used["cell_only"] + used["reference_only"]).sum())
@@ -525,14 +533,14 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
 
 def _check_counts(n: int, c: int, k: int) -> None:
     if not (0 <= c <= n and 1 <= k <= n):
-        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n; got n={n}, c={c}, k={k}")
+        raise InvalidParameterError(f"need 0 <= c <= n and 1 <= k <= n; got n={n}, c={c}, k={k}")
 
 
 def _repeat_counts(turns: Any, rule: str) -> Any:
     column = f"correct_{rule}"
     for needed in ("repeat", column):
         if needed not in turns.columns:
-            raise ValueError(f"the turn frame has no {needed!r} column")
+            raise InvalidParameterError(f"the turn frame has no {needed!r} column")
     graded = turns[turns["error"].isna()]
     return (graded.assign(_ok=graded[column].astype(bool).astype(int))
             .groupby(["cell", "request_id"], sort=False)["_ok"].agg(["size", "sum"])

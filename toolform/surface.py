@@ -19,6 +19,7 @@ import math
 from types import MappingProxyType
 from typing import Mapping
 
+from .errors import InvalidParameterError
 from .evidence import load_evidence
 
 __all__ = ["SURFACE_FORM", "open_params_range", "predict_surface", "surface_heldout_r2"]
@@ -85,8 +86,8 @@ def predict_surface(format_id: str, *, params_b: float, n_tools: int, tier: int)
         When ``params_b`` is not positive or ``n_tools`` is below 1.
     """
     if not params_b > 0 or n_tools < 1:
-        raise ValueError(f"params_b must be > 0 and n_tools >= 1, got {params_b!r} and "
-                         f"{n_tools!r}")
+        raise InvalidParameterError(f"params_b must be > 0 and n_tools >= 1, got {params_b!r} and "
+                                    f"{n_tools!r}")
     fits, complexity = _fits()
     fit = fits.get(format_id)
     if fit is None or tier not in complexity:

@@ -27,10 +27,14 @@ counted as a union.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING
 
-from .ir import ParamIR, ToolIR, Toolset, TypeIR
+from .errors import InvalidParameterError
+
+if TYPE_CHECKING:  # ir.Toolset.tier_estimate calls this module: no import back at run time
+    from .ir import ParamIR, ToolIR, Toolset, TypeIR
 
 __all__ = ["TIER_LIMITS", "TierLimits", "ToolProfile", "tier_estimate", "tool_profile"]
 
@@ -196,9 +200,9 @@ def tier_estimate(tools: ToolIR | Toolset | Iterable[ToolIR]) -> int:
     >>> tier_estimate(ToolIR("ping", params=(ParamIR("host", TypeIR("string")),)))
     1
     """
-    if isinstance(tools, ToolIR):
+    if not isinstance(tools, Iterable):  # one ToolIR (a Toolset and a list iterate over tools)
         return _tool_tier(tools)
     tiers = [_tool_tier(tool) for tool in tools]
     if not tiers:
-        raise ValueError("tier_estimate needs at least one tool; the toolset is empty")
+        raise InvalidParameterError("tier_estimate needs at least one tool; the toolset is empty")
     return max(tiers)

@@ -13,6 +13,8 @@ import functools
 import math
 from typing import Any
 
+from .errors import InvalidParameterError
+
 __all__ = ["count_tokens", "estimate_tokens", "tiktoken_tokens"]
 
 
@@ -50,8 +52,8 @@ def _hf_tokenizer(name: str) -> Any:
     try:
         return AutoTokenizer.from_pretrained(name)
     except Exception as exc:  # no such id, no network, no files in the cache
-        raise ValueError(f"the Hugging Face tokenizer {name!r} could not be loaded: "
-                         f"{exc}") from None
+        raise InvalidParameterError(f"the Hugging Face tokenizer {name!r} could not be loaded: "
+                                    f"{exc}") from None
 
 
 def count_tokens(text: str, tokenizer: str | None = None) -> int:
@@ -89,7 +91,8 @@ def count_tokens(text: str, tokenizer: str | None = None) -> int:
     if tokenizer in tiktoken_names:
         enc = _encoding(tokenizer)
         if enc is None:
-            raise ValueError(f"the tiktoken encoding {tokenizer!r} is not available (its file "
-                             "is downloaded on first use, and this machine could not)")
+            raise InvalidParameterError(
+                f"the tiktoken encoding {tokenizer!r} is not available (its file "
+                "is downloaded on first use, and this machine could not)")
         return len(enc.encode(text, disallowed_special=()))
     return len(_hf_tokenizer(tokenizer).encode(text, add_special_tokens=False))

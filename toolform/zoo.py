@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from .errors import InvalidParameterError
 from .evidence import load_evidence
 
 __all__ = [
@@ -214,8 +215,8 @@ def resolve_model(model: str | None = None, *, family: str | None = None,
 
     if family is not None:
         if family not in zoo.labels:
-            raise ValueError(f"family must be one of the zoo's families "
-                             f"{sorted(zoo.labels)}, got {family!r}")
+            raise InvalidParameterError(f"family must be one of the zoo's families "
+                                        f"{sorted(zoo.labels)}, got {family!r}")
         return found("family", zoo.aliases.get(family, family), **listed)
     if model:
         anchor = _match_anchor(zoo, model)

@@ -16,6 +16,7 @@ from toolform.tiers import TIER_LIMITS, tier_estimate, tool_profile
 
 from ._common import Conventions
 from ._html import esc, error, findings_html, flat_params, mark, table, type_label
+from toolform.errors import InvalidParameterError
 
 __all__ = ["ToolsetExplorer"]
 
@@ -185,7 +186,7 @@ class ToolsetExplorer(Conventions, widgets.VBox):
             return load_tools(self._label)
         argv = shlex.split(self.command.value)
         if not argv:
-            raise ValueError("type an MCP server command line first")
+            raise InvalidParameterError("type an MCP server command line first")
         self._label = self.command.value.strip()
         return load_mcp(argv)
 

@@ -17,7 +17,8 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ..grading import RULES
+from ..errors import GradingError, InvalidParameterError
+from ..grading import GRADINGS, check_rule
 from ..ir import Request
 from ..repeats import expand_repeats
 from ..runs import Cell, run_cells
@@ -52,9 +53,6 @@ RECORDED_ATLAS_MAX_TOKENS = 160
 
 #: The searches :func:`atlas` runs.
 SEARCHES = ("elimination", "halving")
-
-#: The verdicts an atlas can search on: the three rules and BFCL's possible answers.
-ATLAS_RULES = (*RULES, "possible_answers")
 
 #: Declared columns of ``AtlasResult.cells``: (name, dtype, unit, meaning).
 ATLAS_CELL_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
@@ -285,16 +283,12 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     from ..abtest import select_requests
 
     if search not in SEARCHES:
-        raise ValueError(f"search must be one of {SEARCHES}; got {search!r}")
+        raise InvalidParameterError(f"search must be one of {SEARCHES}; got {search!r}")
     rules = tuple(rules)
-    unknown = [r for r in rules if r not in ATLAS_RULES]
-    if not rules or unknown:
-        raise ValueError(f"rules must be a non-empty selection of {ATLAS_RULES}; got {rules}")
-    pool = expand_repeats(select_requests(requests, n_requests if n_requests is not None
-                                          else 10 ** 9, seed), repeats)
     ids = [r.id for r in pool]
     if len(set(ids)) != len(ids):
-        raise ValueError("atlas: request ids must be unique in the pool (they key the turns)")
+        raise InvalidParameterError(
+            "atlas: request ids must be unique in the pool (they key the turns)")
     if pairs is not None:
         wanted = [Cell(f, p).label for f, p in pairs]
         grid = carry_grid(pool, list(dict.fromkeys(f for f, _ in pairs)),
@@ -304,7 +298,8 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
         grid = carry_grid(pool, formats, protocols)
     carried = grid[grid["carried"]]
     if carried.empty:
-        raise ValueError("atlas: no format x protocol pair can carry these requests' calls")
+        raise InvalidParameterError(
+            "atlas: no format x protocol pair can carry these requests' calls")
     cells = [Cell(f, p) for f, p in zip(carried["format_id"], carried["protocol_id"])]
     f_index = {f: i for i, f in enumerate(dict.fromkeys(carried["format_id"]))}
     p_index = {p: j for j, p in enumerate(dict.fromkeys(carried["protocol_id"]))}
@@ -446,7 +441,7 @@ def _turns_with_rounds(collected: list[pd.DataFrame], found: SearchResult, cells
                        pool: Sequence[Request]) -> pd.DataFrame:
     """Every turn once, in the order asked, with the round that asked it."""
     if not collected:
-        raise ValueError("atlas: the search asked no turn")
+        raise InvalidParameterError("atlas: the search asked no turn")
     turns = pd.concat(collected, ignore_index=True).drop_duplicates(["cell", "request_id"],
                                                                      keep="last")
     asked_in: dict[tuple[str, str], int] = {}

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Sequence
 import pandas as pd
 from jsonschema import Draft202012Validator
 
+from ..errors import InvalidParameterError
 from ..formats import format_ids, get_format
 from ..ir import GoldCall, ParamIR, Request, Toolset, TypeIR
 from ..protocols import get_protocol, protocol_ids
@@ -162,8 +163,9 @@ def request_losses(request: Request, protocol_id: str) -> tuple[str, ...]:
         found.add("parallel_calls")
     for tag in spec.cannot_carry:
         if tag not in LOSS_CHECKS:
-            raise ValueError(f"protocol {protocol_id!r} declares cannot_carry tag {tag!r}, which "
-                             f"the atlas has no check for; add one to LOSS_CHECKS")
+            raise InvalidParameterError(
+                f"protocol {protocol_id!r} declares cannot_carry tag {tag!r}, which "
+                f"the atlas has no check for; add one to LOSS_CHECKS")
         scope, check = LOSS_CHECKS[tag]
         for call in request.gold:
             if scope == "call":
@@ -212,7 +214,7 @@ def carry_grid(requests: Sequence[Request], formats: Sequence[str] | None = None
     protocols = list(protocol_ids() if protocols is None else protocols)
     for name, given in (("requests", requests), ("formats", formats), ("protocols", protocols)):
         if not len(given):
-            raise ValueError(f"carry_grid needs at least one of {name}; got none")
+            raise InvalidParameterError(f"carry_grid needs at least one of {name}; got none")
     for f in formats:
         get_format(f)
     per_protocol: dict[str, tuple[tuple[str, ...], int]] = {}

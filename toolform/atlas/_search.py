@@ -23,6 +23,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ..errors import InvalidParameterError
+
 __all__ = ["SearchResult", "SearchRound", "confidence_elimination", "successive_halving"]
 
 #: ``ask(cells, requests) -> outcomes``: parallel int arrays of cell and request indices in,
@@ -288,15 +290,17 @@ def successive_halving(rows: Sequence[int], cols: Sequence[int], n_requests: int
     cols_a = np.asarray(cols, dtype=int)
     n_cells = len(rows_a)
     if n_cells == 0 or len(cols_a) != n_cells:
-        raise ValueError(f"successive_halving needs rows and cols of one non-zero length; got "
-                         f"{len(rows_a)} and {len(cols_a)}")
+        raise InvalidParameterError(
+            f"successive_halving needs rows and cols of one non-zero length; got "
+            f"{len(rows_a)} and {len(cols_a)}")
     if n_requests < 1:
-        raise ValueError(f"n_requests must be at least 1, got {n_requests}")
+        raise InvalidParameterError(f"n_requests must be at least 1, got {n_requests}")
     if eta <= 1:
-        raise ValueError(f"eta must be above 1, got {eta}")
+        raise InvalidParameterError(f"eta must be above 1, got {eta}")
     if budget_turns < n_cells:
-        raise ValueError(f"budget_turns={budget_turns} cannot give each of the {n_cells} cells "
-                         f"one turn; give at least {n_cells}")
+        raise InvalidParameterError(
+            f"budget_turns={budget_turns} cannot give each of the {n_cells} cells "
+            f"one turn; give at least {n_cells}")
     rng = np.random.default_rng(seed)
     order = rng.permutation(n_requests)
     tie = rng.permutation(n_cells)
@@ -418,14 +422,14 @@ def confidence_elimination(rows: Sequence[int], cols: Sequence[int], n_requests:
     cols_a = np.asarray(cols, dtype=int)
     n_cells = len(rows_a)
     if n_cells == 0 or len(cols_a) != n_cells:
-        raise ValueError(f"confidence_elimination needs rows and cols of one non-zero length; "
+        raise InvalidParameterError(f"confidence_elimination needs rows and cols of one non-zero length; "
                          f"got {len(rows_a)} and {len(cols_a)}")
     if n_requests < 1:
-        raise ValueError(f"n_requests must be at least 1, got {n_requests}")
+        raise InvalidParameterError(f"n_requests must be at least 1, got {n_requests}")
     if not 0 < first_share <= 1 or z < 0:
-        raise ValueError(f"need 0 < first_share <= 1 and z >= 0; got {first_share}, {z}")
+        raise InvalidParameterError(f"need 0 < first_share <= 1 and z >= 0; got {first_share}, {z}")
     if budget_turns < n_cells:
-        raise ValueError(f"budget_turns={budget_turns} cannot give each of the {n_cells} cells "
+        raise InvalidParameterError(f"budget_turns={budget_turns} cannot give each of the {n_cells} cells "
                          f"one turn; give at least {n_cells}")
     rng = np.random.default_rng(seed)
     order = rng.permutation(n_requests)

@@ -14,6 +14,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..errors import InvalidParameterError
+
 __all__ = ["format_sensitivity"]
 
 
@@ -50,7 +52,8 @@ def format_sensitivity(turns: pd.DataFrame, *, rule: str = "main", by: str = "ce
     column = f"correct_{rule}"
     for needed in (column, by):
         if needed not in turns.columns:
-            raise ValueError(f"format_sensitivity: no column {needed!r} in the turn frame")
+            raise InvalidParameterError(
+                f"format_sensitivity: no column {needed!r} in the turn frame")
     graded = turns[turns["error"].isna()]
     if common_requests and len(graded):
         sets = graded.groupby(by)["request_id"].agg(set)

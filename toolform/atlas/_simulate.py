@@ -34,6 +34,8 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidParameterError
+
 __all__ = ["GAP_BINS", "ILLUSTRATION_FORMATS", "ILLUSTRATION_PROTOCOLS", "RECORDED_VALIDATION", "SCENARIOS", "SIMULATION_COLUMNS", "Scenario",
            "SyntheticGrid", "by_gap", "calibrate_request_spread", "recorded_validation",
            "run_validation", "simulate_search", "synthetic_grid", "validation_curve"]
@@ -144,7 +146,7 @@ def _evidence_surface(rule: str) -> tuple[dict[str, float], dict[str, float], fl
     crossing = load_evidence("protocol_crossing").frame()
     crossing = crossing[crossing["rule"] == rule]
     if crossing.empty:
-        raise ValueError(f"the protocol crossing has no rows for rule {rule!r}")
+        raise InvalidParameterError(f"the protocol crossing has no rows for rule {rule!r}")
     table = crossing.pivot(index="format_id", columns="protocol_id", values="accuracy")
     logits = pd.DataFrame(_logit(table.to_numpy() / 100), index=table.index, columns=table.columns)
     mu = float(logits.to_numpy().mean())
@@ -200,7 +202,7 @@ def synthetic_grid(formats: Sequence[str] | None = None, protocols: Sequence[str
     formats = tuple(format_ids() if formats is None else formats)
     protocols = tuple(protocol_ids() if protocols is None else protocols)
     if not formats or not protocols:
-        raise ValueError("synthetic_grid needs at least one format and one protocol")
+        raise InvalidParameterError("synthetic_grid needs at least one format and one protocol")
     a, b, mu, covered, resid_sd, level_sd = _evidence_surface(rule)
     rng = np.random.default_rng(seed)
     a_known = np.array(list(a.values()))

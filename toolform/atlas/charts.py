@@ -9,15 +9,17 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ..errors import InvalidParameterError, ParameterTypeError
+
 __all__ = ["atlas_heatmap", "search_path_chart", "validation_chart"]
 
 
 def _need(frame: pd.DataFrame, columns: tuple[str, ...], what: str) -> None:
     if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{what} expects a DataFrame, got {type(frame).__name__}")
+        raise ParameterTypeError(f"{what} expects a DataFrame, got {type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
-        raise ValueError(f"{what}: the frame lacks columns {missing}")
+        raise InvalidParameterError(f"{what}: the frame lacks columns {missing}")
 
 
 def atlas_heatmap(cells: pd.DataFrame, *, rule: str | None = None,

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
+from ..errors import InvalidParameterError
 from ..formats import render_block
 from ..ir import Toolset
 from ..tokens import estimate_tokens
@@ -137,10 +138,11 @@ def fit_to_budget(toolset: Toolset, format_id: str, budget_tokens: int,
         When ``format_id`` is not registered.
     """
     if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
-        raise ValueError(f"budget_tokens must be a positive integer, got {budget_tokens!r}")
+        raise InvalidParameterError(
+            f"budget_tokens must be a positive integer, got {budget_tokens!r}")
     unknown = [n for n in keep if n not in toolset]
     if unknown:
-        raise ValueError(f"keep names tools the catalogue does not have: {unknown}")
+        raise InvalidParameterError(f"keep names tools the catalogue does not have: {unknown}")
     pinned = set(keep)
     before = _tokens(toolset, format_id)
     current = toolset

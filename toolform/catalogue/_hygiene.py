@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidParameterError
 from ..ir import Toolset
 from ._retrieve import embed_texts, tokenize, tool_text
 
@@ -82,7 +83,7 @@ def filter_permitted(toolset: Toolset, allowed: Iterable[str]) -> Toolset:
     allowed = set(allowed)
     unknown = sorted(allowed - set(toolset.names))
     if unknown:
-        raise ValueError(f"allowed names tools the catalogue does not have: {unknown}")
+        raise InvalidParameterError(f"allowed names tools the catalogue does not have: {unknown}")
     return toolset.subset([n for n in toolset.names if n in allowed])
 
 
@@ -133,9 +134,9 @@ def lint_catalogue(toolset: Toolset, *, similarity: float = 0.8, method: str = "
         For ``"embed"`` without its packages.
     """
     if method not in ("tfidf", "embed"):
-        raise ValueError(f"method must be 'tfidf' or 'embed', got {method!r}")
+        raise InvalidParameterError(f"method must be 'tfidf' or 'embed', got {method!r}")
     if not 0 < similarity <= 1:
-        raise ValueError(f"similarity must be in (0, 1], got {similarity!r}")
+        raise InvalidParameterError(f"similarity must be in (0, 1], got {similarity!r}")
     names = toolset.names
     rows: list[dict[str, Any]] = []
     if len(names) > 1:
@@ -183,8 +184,8 @@ def _log_frame(call_log: Any) -> pd.DataFrame:
     frame = call_log.copy() if isinstance(call_log, pd.DataFrame) else pd.DataFrame(list(call_log))
     missing = [c for c in _LOG_COLUMNS if c not in frame.columns]
     if missing:
-        raise ValueError(f"call_log needs columns {list(_LOG_COLUMNS)} (and optionally "
-                         f"'arguments'); missing {missing}")
+        raise InvalidParameterError(f"call_log needs columns {list(_LOG_COLUMNS)} (and optionally "
+                                    f"'arguments'); missing {missing}")
     if "arguments" not in frame.columns:
         frame["arguments"] = [{} for _ in range(len(frame))]
     return frame

@@ -20,6 +20,7 @@ from typing import Any, Mapping
 
 from .._thresholds import (RETRIEVE_MIN_TOOLS, STRATEGIES, TWO_STAGE_CONTEXT_SHARE,
                            TWO_STAGE_MIN_TOOLS, catalogue_strategy)
+from ..errors import InvalidParameterError
 from ..evidence import EvidenceRow, load_evidence
 from ..formats import render_block
 from ..ir import Toolset
@@ -204,7 +205,7 @@ def explain_strategy(strategy: str, n_tools: int, *, k: int = 8) -> tuple[list[E
         For an unknown strategy.
     """
     if strategy not in STRATEGIES:
-        raise ValueError(f"strategy must be one of {list(STRATEGIES)}, got {strategy!r}")
+        raise InvalidParameterError(f"strategy must be one of {list(STRATEGIES)}, got {strategy!r}")
     rows, text = _explained(strategy, _nearest("tool_count_pooled", n_tools),
                             _nearest("disclosure", n_tools), k)
     return list(rows), text
@@ -307,11 +308,12 @@ def plan_catalogue(toolset: Toolset, *, format_id: str = "xml_schema",
     """
     if len(toolset) == 0:
         where = f" ({toolset.source})" if toolset.source else ""
-        raise ValueError(f"cannot plan an empty catalogue{where}: it has no tools to show")
+        raise InvalidParameterError(
+            f"cannot plan an empty catalogue{where}: it has no tools to show")
     for name, value in (("k", k), ("budget_tokens", budget_tokens)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or value < 1):
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+            raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
     n = len(toolset)
     tokens = estimate_tokens(render_block(toolset, format_id))
     base, why, over_budget = decide_strategy(n, tokens, context_tokens=context_tokens,

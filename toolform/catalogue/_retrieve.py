@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import MissingDependencyError
+from ..errors import InvalidParameterError, MissingDependencyError
 from ..ir import ToolIR, Toolset, TypeIR
 
 __all__ = ["METHODS", "Retrieval", "Retriever", "embed_texts", "recall_at", "retrieve", "tokenize",
@@ -262,9 +262,10 @@ class Retriever:
 
     def __init__(self, toolset: Toolset, method: str = "bm25") -> None:
         if method not in METHODS:
-            raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+            raise InvalidParameterError(f"method must be one of {METHODS}, got {method!r}")
         if len(toolset) == 0:
-            raise ValueError(f"cannot index an empty toolset {toolset.source!r}: it has no tools")
+            raise InvalidParameterError(
+                f"cannot index an empty toolset {toolset.source!r}: it has no tools")
         self.toolset = toolset
         self.method = method
         self.texts = [tool_text(t) for t in toolset]
@@ -329,13 +330,14 @@ class Retriever:
             more than ``k`` tools.
         """
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"k must be an integer >= 1, got {k!r}")
+            raise InvalidParameterError(f"k must be an integer >= 1, got {k!r}")
         keep = tuple(dict.fromkeys(keep))
         unknown = [n for n in keep if n not in self.toolset]
         if unknown:
-            raise ValueError(f"keep names tools the catalogue does not have: {unknown}")
+            raise InvalidParameterError(f"keep names tools the catalogue does not have: {unknown}")
         if len(keep) > k:
-            raise ValueError(f"keep holds {len(keep)} tools but k is {k}; raise k or keep fewer")
+            raise InvalidParameterError(
+                f"keep holds {len(keep)} tools but k is {k}; raise k or keep fewer")
         scores = self.scores(query)
         names = self.toolset.names
         k = min(k, len(names))

@@ -39,6 +39,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidParameterError
 from ..evidence import load_evidence
 
 __all__ = [
@@ -164,8 +165,9 @@ def tokens_per_tool(format_id: str = "json_schema_openai") -> float:
     for row in table.rows:
         if row["format_id"] == format_id:
             return row["schema_tokens"] / table.conditions["n_tools"]
-    raise ValueError(f"format must be one of {[r['format_id'] for r in table.rows]} (evidence "
-                     f"table cost), got {format_id!r}")
+    raise InvalidParameterError(
+        f"format must be one of {[r['format_id'] for r in table.rows]} (evidence "
+        f"table cost), got {format_id!r}")
 
 
 # How far a near duplicate sits from its original, relative to a tool's own spread.
@@ -412,17 +414,18 @@ class RoutingLab:
                  seed: int = 0) -> None:
         for name, value in (("n_tools", n_tools), ("n_domains", n_domains), ("dim", dim)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+                raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
         for name, value in (("distinctiveness", distinctiveness), ("vagueness", vagueness),
                             ("retriever_noise", retriever_noise),
                             ("call_overhead_s", call_overhead_s)):
             if value < 0:
-                raise ValueError(f"{name} must be >= 0, got {value!r}")
+                raise InvalidParameterError(f"{name} must be >= 0, got {value!r}")
         if not 0 <= near_duplicates <= n_tools:
-            raise ValueError(f"near_duplicates must be in [0, n_tools={n_tools}], got "
-                             f"{near_duplicates!r}")
+            raise InvalidParameterError(f"near_duplicates must be in [0, n_tools={n_tools}], got "
+                                        f"{near_duplicates!r}")
         if prefill_tokens_per_s <= 0:
-            raise ValueError(f"prefill_tokens_per_s must be > 0, got {prefill_tokens_per_s!r}")
+            raise InvalidParameterError(
+                f"prefill_tokens_per_s must be > 0, got {prefill_tokens_per_s!r}")
         self.n_domains = min(n_domains, n_tools)
         self.distinctiveness = float(distinctiveness)
         self.vagueness = float(vagueness)
@@ -457,10 +460,10 @@ class RoutingLab:
                   merge_duplicates: bool, seed: int) -> _Simulation:
         """Draw ``n_requests`` requests and route them (shared by run, per_request and trace)."""
         if routing not in ROUTINGS:
-            raise ValueError(f"routing must be one of {ROUTINGS}, got {routing!r}")
+            raise InvalidParameterError(f"routing must be one of {ROUTINGS}, got {routing!r}")
         for name, value in (("k", k), ("groups", groups), ("n_requests", n_requests)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+                raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
         rng = np.random.default_rng(seed)
         dim = self.vectors.shape[1]
         target = rng.integers(0, len(self.vectors), size=n_requests)
@@ -603,8 +606,9 @@ class RoutingLab:
         sim = self._simulate(routing, k, groups, n_requests, merge_duplicates, seed)
         if (isinstance(request, bool) or not isinstance(request, (int, np.integer))
                 or not 0 <= request < n_requests):
-            raise ValueError(f"request must be an integer in [0, n_requests={n_requests}), got "
-                             f"{request!r}")
+            raise InvalidParameterError(
+                f"request must be an integer in [0, n_requests={n_requests}), got "
+                f"{request!r}")
         i = int(request)
         keep = sim.keep
         shown = np.flatnonzero(sim.shown[i])
@@ -819,8 +823,9 @@ def run_mission(mission_id: str, *, n_requests: int = 500, seed: int = 1,
     mission = MISSIONS[mission_id]
     extra = sorted(set(choices) - set(mission.choices))
     if extra:
-        raise ValueError(f"mission {mission_id!r} lets you choose {list(mission.choices)}, not "
-                         f"{extra}")
+        raise InvalidParameterError(
+            f"mission {mission_id!r} lets you choose {list(mission.choices)}, not "
+            f"{extra}")
     row = RoutingLab(**mission.lab).run(n_requests=n_requests, seed=seed, **choices)
     first = row.iloc[0]
     checks = {"success": bool(first["success"] >= mission.min_success)}

@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
-from ..errors import CassetteMissError, ClientError
+from ..errors import CassetteMissError, ClientError, InvalidParameterError
 from ..evidence import load_evidence
 from ..formats import get_format, render
 from ..generator import decoy_catalogue
@@ -85,15 +85,16 @@ class Strategy:
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
-            raise ValueError(f"kind must be one of {_KINDS}, got {self.kind!r}")
+            raise InvalidParameterError(f"kind must be one of {_KINDS}, got {self.kind!r}")
         if self.kind == "retrieve":
             if self.method not in METHODS:
-                raise ValueError(f"a retrieve strategy needs method in {METHODS}, got "
-                                 f"{self.method!r}")
+                raise InvalidParameterError(f"a retrieve strategy needs method in {METHODS}, got "
+                                            f"{self.method!r}")
             if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
-                raise ValueError(f"a retrieve strategy needs k >= 1, got {self.k!r}")
+                raise InvalidParameterError(f"a retrieve strategy needs k >= 1, got {self.k!r}")
         elif self.method is not None or self.k is not None:
-            raise ValueError(f"method and k apply to retrieve strategies only, not {self.kind!r}")
+            raise InvalidParameterError(
+                f"method and k apply to retrieve strategies only, not {self.kind!r}")
 
     @property
     def id(self) -> str:
@@ -225,8 +226,9 @@ def _prices(setting: str) -> tuple[float, float]:
         if row["setting"] == setting:
             return row["input_usd_per_m"], row["output_usd_per_m"]
     known = [r["setting"] for r in table.rows]
-    raise ValueError(f"price setting must be one of {known} (evidence table cost_prices), got "
-                     f"{setting!r}")
+    raise InvalidParameterError(
+        f"price setting must be one of {known} (evidence table cost_prices), got "
+        f"{setting!r}")
 
 
 def _message_tokens(messages: list[dict[str, Any]]) -> int:
@@ -516,7 +518,7 @@ def recall_at_k(requests: Any, *, methods: Sequence[str] = ("bm25",),
     name = dataset or getattr(requests, "name", "requests")
     items = [r for r in getattr(requests, "requests", requests) if r.gold]
     if any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in ks):
-        raise ValueError(f"every k must be an integer >= 1, got {list(ks)}")
+        raise InvalidParameterError(f"every k must be an integer >= 1, got {list(ks)}")
     groups: dict[int, list[Request]] = {}
     for r in items:
         groups.setdefault(id(r.toolset), []).append(r)
@@ -567,7 +569,7 @@ def end_to_end(recall: pd.DataFrame, selection: pd.DataFrame | None = None, *,
         table = load_evidence("tool_count_pooled")
         readings = sorted({r["reading"] for r in table.rows})
         if reading not in readings:
-            raise ValueError(f"reading must be one of {readings}, got {reading!r}")
+            raise InvalidParameterError(f"reading must be one of {readings}, got {reading!r}")
         by_size = {r["n_tools"]: r["value"] for r in table.rows if r["reading"] == reading}
         source = f"evidence tool_count_pooled ({reading}; {', '.join(table.source)})"
     else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import InvalidParameterError
 from ..formats import get_format, render, render_block
 from ..ir import Request, Toolset
 from ..protocols import ParsedReply, get_protocol, parse_reply
@@ -163,11 +164,12 @@ class TwoStage:
                  format_id: str = "json_schema_openai", protocol_id: str | None = None,
                  ask_placement: str = "request") -> None:
         if len(toolset) == 0:
-            raise ValueError(f"a two-stage prompt needs tools; toolset {toolset.source!r} is "
-                             "empty")
+            raise InvalidParameterError(
+                f"a two-stage prompt needs tools; toolset {toolset.source!r} is "
+                "empty")
         if ask_placement not in ASK_PLACEMENTS:
-            raise ValueError(f"ask_placement must be one of {list(ASK_PLACEMENTS)}, got "
-                             f"{ask_placement!r}")
+            raise InvalidParameterError(f"ask_placement must be one of {list(ASK_PLACEMENTS)}, got "
+                                        f"{ask_placement!r}")
         self.ask_placement = ask_placement
         self.toolset = toolset
         self.include_descriptions = include_descriptions

@@ -5,6 +5,9 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ..errors import InvalidParameterError, ParameterTypeError
+from ..grading import GRADINGS
+
 __all__ = ["ab_chart", "bfcl_arm_chart"]
 
 RULE_ORDER = ["main", "symmetric", "as_written"]
@@ -46,10 +49,11 @@ def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B",
         When a column is missing.
     """
     if not isinstance(cells, pd.DataFrame):
-        raise TypeError(f"expected the DataFrame ABResult.cells, got {type(cells).__name__}")
+        raise ParameterTypeError(
+            f"expected the DataFrame ABResult.cells, got {type(cells).__name__}")
     missing = [c for c in _AB_CHART_COLUMNS if c not in cells.columns]
     if missing:
-        raise ValueError(f"the frame lacks columns {missing}; pass ABResult.cells")
+        raise InvalidParameterError(f"the frame lacks columns {missing}; pass ABResult.cells")
     shown = cells.assign(label=[
         _cell_label(cell, format_id, int(n), int(failed), reference) for cell, format_id, n, failed
         in zip(cells["cell"], cells["format_id"], cells["n"], cells["n_errors"])])
@@ -111,7 +115,7 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
     altair.FacetChart
         One column per category (in the table's order); in each, y: cell, a point at the
         accuracy and a rule over its interval, offset and coloured by grading in
-        ``toolform.bfcl_arm.GRADINGS`` order (main, symmetric, as_written, possible_answers).
+        ``toolform.grading.GRADINGS`` order (main, symmetric, as_written, possible_answers).
 
     Raises
     ------
@@ -120,16 +124,17 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
     ValueError
         When a column is missing or a grading is not one of ``GRADINGS``.
     """
-    from ..bfcl_arm import GRADINGS
-
     if not isinstance(table, pd.DataFrame):
-        raise TypeError(f"expected the DataFrame of bfcl_arm_table(), got {type(table).__name__}")
+        raise ParameterTypeError(
+            f"expected the DataFrame of bfcl_arm_table(), got {type(table).__name__}")
     missing = [c for c in _BFCL_ARM_CHART_COLUMNS if c not in table.columns]
     if missing:
-        raise ValueError(f"the table lacks columns {missing}; pass bfcl_arm_table(turns)")
+        raise InvalidParameterError(
+            f"the table lacks columns {missing}; pass bfcl_arm_table(turns)")
     unknown = sorted(set(table["grading"]) - set(GRADINGS))
     if unknown:
-        raise ValueError(f"unknown gradings {unknown}; expected some of {list(GRADINGS)}")
+        raise InvalidParameterError(
+            f"unknown gradings {unknown}; expected some of {list(GRADINGS)}")
     gradings = list(GRADINGS)
     base = alt.Chart().encode(
         y=alt.Y("cell:N", sort=list(dict.fromkeys(table["cell"])),

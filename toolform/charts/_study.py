@@ -12,6 +12,8 @@ from typing import Sequence
 import altair as alt
 import pandas as pd
 
+from ..errors import InvalidParameterError, ParameterTypeError
+
 __all__ = [
     "cost_frontier_chart",
     "crossing_chart",
@@ -36,12 +38,12 @@ _ZERO = alt.Chart(alt.Data(values=[{}])).mark_rule(strokeDash=[4, 4], color="gra
 
 def _require(frame: pd.DataFrame, columns: Sequence[str], table: str) -> None:
     if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"expected the DataFrame of evidence table {table!r}, got "
-                        f"{type(frame).__name__}")
+        raise ParameterTypeError(f"expected the DataFrame of evidence table {table!r}, got "
+                                 f"{type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
-        raise ValueError(f"the frame lacks columns {missing}; pass "
-                         f"load_evidence({table!r}).frame()")
+        raise InvalidParameterError(f"the frame lacks columns {missing}; pass "
+                                    f"load_evidence({table!r}).frame()")
 
 
 def s_curve_chart(frame: pd.DataFrame, *,
@@ -122,7 +124,7 @@ def rule_flip_chart(frame: pd.DataFrame, *, format_id: str = "xml_schema",
     shown = frame[(frame["format_id"] == format_id) & frame["minus_json"].notna()]
     if not len(shown):
         contrasted = sorted(set(frame.loc[frame["minus_json"].notna(), "format_id"]))
-        raise ValueError(f"format_id must be one of {contrasted}, got {format_id!r}")
+        raise InvalidParameterError(f"format_id must be one of {contrasted}, got {format_id!r}")
     rules = list(dict.fromkeys(frame["rule"]))
     base = alt.Chart(shown).encode(
         y=alt.Y("rule:N", sort=rules, title="grading rule"),
@@ -171,7 +173,8 @@ def crossing_chart(frame: pd.DataFrame, *, rule: str = "main",
     """
     _require(frame, ["format_id", "protocol_id", "rule", "accuracy"], "protocol_crossing")
     if rule not in set(frame["rule"]):
-        raise ValueError(f"rule must be one of {sorted(set(frame['rule']))}, got {rule!r}")
+        raise InvalidParameterError(
+            f"rule must be one of {sorted(set(frame['rule']))}, got {rule!r}")
     shown = frame[frame["rule"] == rule]
     # the whole table's order, so the heatmaps of two rules put their rows in the same order
     return alt.Chart(shown, title=title or f"Format x protocol, {rule} rule").mark_rect().encode(
@@ -371,8 +374,8 @@ def hijack_chart(frame: pd.DataFrame, *, exposure: str = "standard",
     _require(frame, ["format_id", "exposure", "shows_descriptions", "followed", "minus_nl",
                      "minus_nl_low", "minus_nl_high"], "injection")
     if exposure not in set(frame["exposure"]):
-        raise ValueError(f"exposure must be one of {sorted(set(frame['exposure']))}, "
-                         f"got {exposure!r}")
+        raise InvalidParameterError(f"exposure must be one of {sorted(set(frame['exposure']))}, "
+                                    f"got {exposure!r}")
     shown = frame[frame["exposure"] == exposure]
     order = list(shown.sort_values("followed", ascending=False)["format_id"])
     y = alt.Y("format_id:N", sort=order, title="format")

@@ -34,7 +34,7 @@ def bfcl_arm_text(table: Any, turns: Any) -> str:
         Lines of at most 100 characters: per category the graded turns ``n``, the failed
         turns, and each grading's ``accuracy [low, high]``.
     """
-    from ..bfcl_arm import GRADINGS
+    from ..grading import GRADINGS
 
     failed = turns[turns["error"].notna()].groupby(["cell", "category"]).size()
     lines = ["Accuracy in percent of graded turns [Wilson 95% interval]; n graded turns, "

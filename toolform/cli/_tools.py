@@ -18,6 +18,8 @@ from typing import Any, Optional
 
 import typer
 
+from ..errors import InvalidParameterError
+
 __all__ = ["register"]
 
 _TOOLS_HELP = "Tools file: OpenAI, Anthropic, MCP tools/list, BFCL or ToolForm IR JSON."
@@ -53,13 +55,14 @@ def _gold_calls(gold: str) -> list[Any]:
     try:
         data = json.loads(text)
     except ValueError as exc:
-        raise ValueError(f"--gold is not JSON ({exc})") from None
+        raise InvalidParameterError(f"--gold is not JSON ({exc})") from None
     items = data if isinstance(data, list) else [data]
     calls = []
     for index, item in enumerate(items):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            raise ValueError(f"--gold item {index} is not a call: expected an object with a "
-                             f"name, got {item!r}")
+            raise InvalidParameterError(
+                f"--gold item {index} is not a call: expected an object with a "
+                f"name, got {item!r}")
         if "accepted" in item:
             calls.append(GoldCall.from_dict(item))
         else:

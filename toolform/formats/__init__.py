@@ -19,8 +19,8 @@ from ._registry import FORMATS, FormatSpec, RenderOptions, format_ids, get_forma
 from ._render import RenderedPrompt, render, render_block
 from ._two_stage import TwoStageBlocks, two_stage_stages
 
-__all__ = sorted([
-    "COMPARE_COLUMNS", "FORMATS", "FormatSpec", "TwoStageBlocks", "compare_formats",
-    "two_stage_stages", "RenderOptions", "RenderedPrompt", "format_ids", "get_format",
-    "register_format", "render", "render_block",
-])
+__all__ = [
+    "COMPARE_COLUMNS", "FORMATS", "FormatSpec", "RenderOptions", "RenderedPrompt",
+    "TwoStageBlocks", "compare_formats", "format_ids", "get_format", "register_format", "render",
+    "render_block", "two_stage_stages",
+]

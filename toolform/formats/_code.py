@@ -193,6 +193,7 @@ class _PythonWriter:
                  "Literal types, unions A | B, optional arguments get defaults."),
     language="python",
     core=True,
+    returns="Python source: one ``from typing import`` line, then the tools.",
 )
 def python_stub(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Python module of typed function stubs.
@@ -205,23 +206,6 @@ def python_stub(toolset: Toolset, options: RenderOptions) -> str:
     comments; the functional ``TypedDict("Name", {...})`` form when a key is not an
     identifier), enums ``Literal[...]``, arrays ``list[...]``, unions ``A | B``, and an
     unknown return type ``Any``. Every block passes ``ast.parse``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Python source: one ``from typing import`` line, then the tools.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer = _PythonWriter()
     blocks = [writer.tool(t) for t in prepare(toolset, options)]
@@ -342,6 +326,7 @@ class _TypeScriptWriter:
                  "interfaces, enums unions of literals, optional parameters are marked `?`."),
     language="typescript",
     core=True,
+    returns="TypeScript source.",
 )
 def typescript(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as TypeScript ambient function declarations.
@@ -354,23 +339,6 @@ def typescript(toolset: Toolset, options: RenderOptions) -> str:
     of literal types, arrays ``T[]``, a free-form object ``Record<string, any>``, an unknown
     return type ``unknown``. Keys that are not identifiers are quoted. Every block parses
     without an error node under tree-sitter's TypeScript grammar.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        TypeScript source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer = _TypeScriptWriter()
     return "\n\n".join(writer.tool(t) for t in prepare(toolset, options)) + "\n"

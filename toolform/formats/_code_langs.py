@@ -725,6 +725,7 @@ def _go_tool(plan: _Plan) -> str:
                  "under a `// Name ...` doc comment; objects become structs with json tags, "
                  "string enums typed constants, optional arguments pointers."),
     language="go",
+    returns="Go source.",
 )
 def go_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Go file of function declarations.
@@ -736,23 +737,6 @@ def go_signature(toolset: Toolset, options: RenderOptions) -> str:
     fields become structs whose exported fields carry ``json:"true-name"`` tags
     (``,omitempty`` when optional), string enums a named string type with one constant per
     value, unions ``any`` (the options in the notes), optional and nullable scalars pointers.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Go source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     chunks = _emit(_plans(toolset, options, _GO),
                    {_Struct: _go_struct, _Enum: _go_enum}, _go_tool)
@@ -829,6 +813,7 @@ def _rust_tool(plan: _Plan) -> str:
                  "objects become serde structs, string enums serde enums with renamed "
                  "variants, unions untagged enums, optional arguments `Option<T>`."),
     language="rust",
+    returns="Rust source.",
 )
 def rust_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Rust declarations with serde types.
@@ -841,23 +826,6 @@ def rust_signature(toolset: Toolset, options: RenderOptions) -> str:
     become enums whose variants are renamed to the JSON values; unions ``#[serde(untagged)]``
     enums; keywords raw identifiers (``r#type``); an unknown return type
     ``serde_json::Value``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Rust source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     chunks = _emit(_plans(toolset, options, _RUST),
                    {_Struct: _rust_struct, _Enum: _rust_enum, _Union: _rust_union}, _rust_tool)
@@ -929,6 +897,7 @@ def _java_tool(plan: _Plan) -> str:
                  "(@param tags); objects become nested records, string enums nested enums "
                  "with @JsonProperty values, optional arguments Optional<T>."),
     language="java",
+    returns="Java source.",
 )
 def java_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as one Java interface.
@@ -940,23 +909,6 @@ def java_signature(toolset: Toolset, options: RenderOptions) -> str:
     ``@param`` per component), string enums nested ``enum`` types whose constants carry
     ``@JsonProperty("value")``, unions ``Object`` (the options in the notes). A name that is
     not a Java identifier is sanitised and annotated ``@JsonProperty("true-name")``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Java source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     chunks = _emit(_plans(toolset, options, _JAVA),
                    {_Struct: _java_struct, _Enum: _java_enum}, _java_tool)
@@ -1023,6 +975,7 @@ def _kotlin_tool(plan: _Plan) -> str:
                  "become @Serializable data classes, string enums enum classes with "
                  "@SerialName values, optional arguments nullable types with defaults."),
     language="kotlin",
+    returns="Kotlin source.",
 )
 def kotlin_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Kotlin declarations with kotlinx.serialization types.
@@ -1034,23 +987,6 @@ def kotlin_signature(toolset: Toolset, options: RenderOptions) -> str:
     per property; string enums ``enum class`` with ``@SerialName("value")`` constants; unions
     ``Any?`` (options in the notes). Keywords are backticked; other names that are not
     identifiers are sanitised and annotated ``@SerialName("true-name")``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Kotlin source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     plans = _plans(toolset, options, _KOTLIN)
     types = [{_Struct: _kotlin_struct, _Enum: _kotlin_enum}[type(d)](d)
@@ -1129,6 +1065,7 @@ def _swift_tool(plan: _Plan) -> str:
                  "arguments and `///` docs (a `- Parameters:` list); objects become Codable "
                  "structs, string enums String-backed enums, optional arguments `T?`."),
     language="swift",
+    returns="Swift source.",
 )
 def swift_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Swift declarations.
@@ -1140,23 +1077,6 @@ def swift_signature(toolset: Toolset, options: RenderOptions) -> str:
     with fields become ``Codable`` structs (with ``CodingKeys`` when a key is not a Swift
     identifier), string enums ``String``-backed enums (raw value written when it differs from
     the case name), unions enums with associated values; keywords are backticked.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Swift source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     plans = _plans(toolset, options, _SWIFT)
     emitters = {_Struct: _swift_struct, _Enum: _swift_enum, _Union: _swift_union}
@@ -1240,6 +1160,7 @@ def _csharp_tool(plan: _Plan) -> str:
                  "(<summary>, <param>); objects become records, string enums enums with "
                  "JSON member names, optional arguments nullable with defaults."),
     language="csharp",
+    returns="C# source.",
 )
 def csharp_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as C# declarations.
@@ -1251,23 +1172,6 @@ def csharp_signature(toolset: Toolset, options: RenderOptions) -> str:
     types, string enums ``enum`` types with ``[JsonStringEnumMemberName("value")]``, unions
     ``object`` (the options in the notes). Keywords get ``@``; other names that are not
     identifiers are sanitised and given ``[JsonPropertyName("true-name")]``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        C# source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     plans = _plans(toolset, options, _CSHARP)
     types = [{_Struct: _csharp_struct, _Enum: _csharp_enum}[type(d)](d)
@@ -1326,6 +1230,7 @@ def _c_tool(plan: _Plan) -> str:
                  "cannot type, are stated in the comments."),
     language="c",
     lossy=True,
+    returns="C source.",
 )
 def c_header(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a C header of function prototypes.
@@ -1337,23 +1242,6 @@ def c_header(toolset: Toolset, options: RenderOptions) -> str:
     ...", "One of the types ..."; strings are ``const char *``, arrays ``const T *``, free
     objects and unknown values ``const void *`` (an unknown return ``void *``). This is the
     study's lower bound on type expressiveness, flagged lossy.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        C source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     chunks = _emit(_plans(toolset, options, _C), {_Struct: _c_struct}, _c_tool)
     head = "#include <stdbool.h>\n#include <stdint.h>"
@@ -1426,6 +1314,7 @@ _CPP_HEADERS = (("std::int64_t", "cstdint"), ("std::map", "map"), ("std::optiona
                  "optional arguments, std::variant for unions, std::vector for arrays, enum "
                  "class for string enums and structs for objects."),
     language="cpp",
+    returns="C++ source.",
 )
 def cpp_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as C++ declarations.
@@ -1437,23 +1326,6 @@ def cpp_signature(toolset: Toolset, options: RenderOptions) -> str:
     ``T x = default``), unions ``std::variant<...>``, free objects and unknown values
     ``nlohmann::json``. An enum member whose JSON value is not an identifier carries the
     value in a comment.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        C++ source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     chunks = _emit(_plans(toolset, options, _CPP), {_Struct: _cpp_struct, _Enum: _cpp_enum},
                    _cpp_tool)
@@ -1529,6 +1401,7 @@ def _haskell_tool(plan: _Plan) -> str:
                  "become records, enums and unions data types, optional arguments `Maybe`."),
     language="haskell",
     lossy=True,
+    returns="Haskell source.",
 )
 def haskell_curried(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Haskell module of type signatures.
@@ -1540,23 +1413,6 @@ def haskell_curried(toolset: Toolset, options: RenderOptions) -> str:
     constructors carry the JSON value in a ``-- ^`` comment, unions data types with one
     constructor per option, optional and nullable arguments ``Maybe``, free objects
     ``Object`` and unknown values Aeson's ``Value``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Haskell source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     emitters = {
         _Struct: _haskell_struct,
@@ -1641,6 +1497,7 @@ def _ocaml_tool(plan: _Plan) -> str:
                  "(`name:type`, optional ones `?name:type`) and odoc comments; objects "
                  "become records, enums and unions polymorphic variants."),
     language="ocaml",
+    returns="OCaml interface source (parses with tree-sitter's ``ocaml_interface`` grammar).",
 )
 def ocaml_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as an OCaml interface (``.mli``).
@@ -1654,23 +1511,6 @@ def ocaml_signature(toolset: Toolset, options: RenderOptions) -> str:
     ``[@key "true-name"]``. Comment text is made lexically safe (OCaml reads strings inside
     comments): ``"`` is written ``''``, ``(*`` and ``*)`` are split; a tool name that this
     would change is also given as ``[@@tool_name "..."]``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        OCaml interface source (parses with tree-sitter's ``ocaml_interface`` grammar).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     emitters = {
         _Struct: _ocaml_struct,
@@ -1755,6 +1595,7 @@ def _scala_tool(plan: _Plan) -> str:
                  "optional arguments `Option[T] = None` or their default, objects case "
                  "classes, string enums value-carrying enums, unions `A | B`."),
     language="scala",
+    returns="Scala source.",
 )
 def scala_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Scala 3 declarations.
@@ -1765,23 +1606,6 @@ def scala_signature(toolset: Toolset, options: RenderOptions) -> str:
     types, string enums ``enum X(val value: String)`` whose cases carry the JSON value,
     unions Scala 3 union types ``A | B``. A name that is a keyword or not an identifier is
     written in backticks, so it stays itself.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Scala source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     plans = _plans(toolset, options, _SCALA)
     types = [{_Struct: _scala_struct, _Enum: _scala_enum}[type(d)](d)
@@ -1874,6 +1698,7 @@ def _elixir_tool(plan: _Plan) -> str:
                  "`opts` keyword list; objects become map types, enums atom unions."),
     language="elixir",
     lossy=True,
+    returns="Elixir source.",
 )
 def elixir_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as an Elixir module of specs and function heads.
@@ -1885,23 +1710,6 @@ def elixir_signature(toolset: Toolset, options: RenderOptions) -> str:
     become map types with ``required(:key)``/``optional(:key)``, string enums unions of atoms
     (``:"°C"`` quoted where needed), unions ``a | b``, nullable types ``t | nil``. Keys and
     atoms keep the true names; argument variables that cannot are sanitised and listed.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Elixir source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     chunks = _emit(_plans(toolset, options, _ELIXIR), {_Struct: _elixir_struct}, _elixir_tool)
     return "defmodule Tools do\n" + "\n\n".join(chunks) + ("\n" if chunks else "") + "end\n"
@@ -1991,6 +1799,7 @@ def _julia_tool(plan: _Plan) -> str:
                  "positional, optional ones keywords after the semicolon with their "
                  "defaults; docstrings with an # Arguments list, objects @kwdef structs."),
     language="julia",
+    returns="Julia source.",
 )
 def julia_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Julia method definitions with docstrings.
@@ -2003,23 +1812,6 @@ def julia_signature(toolset: Toolset, options: RenderOptions) -> str:
     Julia has only as integer-backed ``@enum``, are their values' type with the values in the
     notes. Names that are not identifiers are written ``var"page-id"``, so they stay
     themselves.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Julia source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     chunks = _emit(_plans(toolset, options, _JULIA), {_Struct: _julia_struct}, _julia_tool)
     return "\n\n".join(chunks) + "\n"
@@ -2081,6 +1873,7 @@ def _ruby_tool(plan: _Plan) -> str:
                  "aliases, enums unions of literal types."),
     language="ruby",
     lossy=True,
+    returns="Ruby source.",
 )
 def ruby_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Ruby methods with RBS type comments.
@@ -2091,23 +1884,6 @@ def ruby_signature(toolset: Toolset, options: RenderOptions) -> str:
     ``def name(city:, limit: 10); end``. Enums are unions of literal types (``"c" | "f"``),
     unions ``A | B``, nullable types ``T?``. Types live only in comments, so the format is
     flagged lossy.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Ruby source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     chunks = _emit(_plans(toolset, options, _RUBY), {_Struct: _ruby_struct}, _ruby_tool)
     return "\n\n".join(chunks) + "\n"
@@ -2183,6 +1959,7 @@ def _php_tool(plan: _Plan) -> str:
                  "tags carry the full types (list<T>, unions); objects become classes with "
                  "promoted constructor properties, string enums backed enums."),
     language="php",
+    returns="PHP source.",
 )
 def php_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as PHP 8.1 declarations.
@@ -2194,23 +1971,6 @@ def php_signature(toolset: Toolset, options: RenderOptions) -> str:
     types with promoted constructor properties, string enums backed enums (``case Celsius =
     'celsius';``), unions ``A|B``, nullable types ``?T``. A parameter name that is not a PHP
     variable name is sanitised and its true name given in the ``@param`` line.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        PHP source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     plans = _plans(toolset, options, _PHP)
     types = [{_Struct: _php_struct, _Enum: _php_enum}[type(d)](d)
@@ -2272,6 +2032,7 @@ def _lua_tool(plan: _Plan) -> str:
                  "string enums `---@alias` unions of literals."),
     language="lua",
     lossy=True,
+    returns="Lua source.",
 )
 def lua_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Lua functions with LuaLS/LDoc annotations.
@@ -2282,23 +2043,6 @@ def lua_signature(toolset: Toolset, options: RenderOptions) -> str:
     ``---@param name? type note`` per argument, ``---@return`` and ``function name(a, b)
     end``. Lua itself is untyped, so everything about types lives in the annotations
     (flagged lossy).
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Lua source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     emitters = {_Struct: _lua_struct, _Enum: lambda e: f"---@alias {e.name} "
                 + "|".join(_BRACED_STR(v) for _, v in e.members)}
@@ -2368,6 +2112,7 @@ def _zig_tool(plan: _Plan) -> str:
                  "optional arguments `?T`, objects structs with field defaults, string enums "
                  "enums whose tags are the values, unions tagged `union(enum)`."),
     language="zig",
+    returns="Zig source.",
 )
 def zig_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Zig declarations.
@@ -2379,23 +2124,6 @@ def zig_signature(toolset: Toolset, options: RenderOptions) -> str:
     default), string enums ``enum`` types whose tags are the JSON values, unions
     ``union(enum)``. Any name that is not a plain identifier, a keyword or a primitive type
     name is written ``@"..."``, so every name stays itself.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Zig source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     emitters = {
         _Struct: _zig_struct,
@@ -2456,6 +2184,7 @@ def _r_tool(plan: _Plan) -> str:
                  "arguments default to NULL or their default."),
     language="r",
     lossy=True,
+    returns="R source.",
 )
 def r_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as R functions with roxygen2 documentation.
@@ -2465,23 +2194,6 @@ def r_signature(toolset: Toolset, options: RenderOptions) -> str:
     = 10L, flag = NULL) NULL``. R is untyped: types, enum values and object shapes (``an
     object {street: string, zip?: string}``) are stated in the ``@param`` lines (flagged
     lossy). Non-syntactic names are written in backticks, so every name stays itself.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        R source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return "\n\n".join(_r_tool(p) for p in _plans(toolset, options, _R)) + "\n"
 
@@ -2553,6 +2265,7 @@ def _matlab_tool(plan: _Plan) -> str:
                  "bounds validators, optional arguments as name-value `opts.x` defaults."),
     language="matlab",
     lossy=True,
+    returns="MATLAB source.",
 )
 def matlab_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as MATLAB functions with argument validation.
@@ -2564,23 +2277,6 @@ def matlab_signature(toolset: Toolset, options: RenderOptions) -> str:
     as name-value ``opts.limit (1,1) int64 = 10``) and ``end``. Objects are ``struct`` with
     their fields described in the help text, unions unvalidated (flagged lossy). Names that
     are not MATLAB identifiers are sanitised and their true names given in the help text.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        MATLAB source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return "\n\n".join(_matlab_tool(p) for p in _plans(toolset, options, _MATLAB)) + "\n"
 
@@ -2649,6 +2345,7 @@ def _sql_tool(plan: _Plan) -> str:
                  "DEFAULTs) with the prose in `COMMENT ON` statements; objects become "
                  "composite types, string enums `CREATE TYPE ... AS ENUM`."),
     language="sql",
+    returns="SQL statements (PostgreSQL dialect).",
 )
 def sql_udf(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as PostgreSQL DDL.
@@ -2661,23 +2358,6 @@ def sql_udf(toolset: Toolset, options: RenderOptions) -> str:
     Names that are not lower-case identifiers, or are reserved words, are double-quoted, so
     every name stays itself and can be used as is in a ``SELECT name(arg => ...)`` call.
     Unions, free objects and unknown values are ``JSONB``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        SQL statements (PostgreSQL dialect).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     emitters = {_Struct: _sql_struct, _Enum: lambda e: f"CREATE TYPE {e.name} AS ENUM ("
                 + ", ".join(_SQL_STR(v) for _, v in e.members) + ");"}
@@ -2742,6 +2422,7 @@ def _bash_tool(plan: _Plan) -> str:
                  "`local` variables with their defaults. Every value is a string."),
     language="bash",
     lossy=True,
+    returns="Bash source.",
 )
 def bash_function(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Bash function stubs.
@@ -2755,23 +2436,6 @@ def bash_function(toolset: Toolset, options: RenderOptions) -> str:
     shapes are in
     the notes (flagged lossy). A tool name Bash cannot use as a function name is sanitised;
     the header always starts with the true name.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Bash source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return "\n\n".join(_bash_tool(p) for p in _plans(toolset, options, _BASH)) + "\n"
 
@@ -2860,6 +2524,7 @@ def _py_module(writer: _PythonWriter, blocks: list[str], extra: list[str] = ()) 
                  "Google-style ones: `Parameters` and `Returns` sections under dashed "
                  "underlines, one `name : type` entry per argument."),
     language="python",
+    returns="Python source.",
 )
 def python_stub_numpy(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as typed Python stubs with NumPy-style docstrings.
@@ -2868,23 +2533,6 @@ def python_stub_numpy(toolset: Toolset, options: RenderOptions) -> str:
     ``python_stub``; the docstring holds the description, the name mapping when a name had to
     change, a ``Parameters`` section (``name : type`` or ``name : type, optional``, then the
     notes indented) and a ``Returns`` section. Every block passes ``ast.parse``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Python source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer, blocks = _PythonWriter(), []
     for tool in prepare(toolset, options):
@@ -2933,6 +2581,8 @@ class _OneLineWriter(_PythonWriter):
     language="python",
     lossy=True,
     compressed=True,
+    returns="Python source.",
+    options_doc="Return types are shown only when the options ask for them.",
 )
 def python_signature_only(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as bare Python signatures.
@@ -2942,23 +2592,6 @@ def python_signature_only(toolset: Toolset, options: RenderOptions) -> str:
     constraints are dropped whatever the options say (flagged lossy and compressed); types,
     optionality, defaults, enum values and nesting stay. A tool or argument whose name had to
     change gets a trailing comment with the true names.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Python source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer, lines = _OneLineWriter(), []
     for tool in prepare(toolset, replace(options, include_descriptions=False)):
@@ -2992,6 +2625,7 @@ def _google_sections(tool: ToolIR, ident: str, args: list[_PyArg], returns: str)
                  "docstrings, so the whole toolset sits in a single named scope; objects "
                  "become TypedDicts, enums Literal types."),
     language="python",
+    returns="Python source.",
 )
 def python_protocol(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as one ``typing.Protocol`` class.
@@ -3001,23 +2635,6 @@ def python_protocol(toolset: Toolset, options: RenderOptions) -> str:
     docstring is the one ``python_stub`` writes (description, name mapping, ``Args:``,
     ``Returns:``). An argument named ``self`` is renamed (and listed). Every block passes
     ``ast.parse``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Python source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer = _PythonWriter()
     writer.imports.add("Protocol")
@@ -3118,6 +2735,7 @@ class _PydanticWriter(_PythonWriter):
                  "fields carry `Field(...)` descriptions, aliases and validation constraints; "
                  "nested objects become their own models, enums Literal types."),
     language="python",
+    returns="Python source.",
 )
 def python_pydantic(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as pydantic v2 models.
@@ -3130,23 +2748,6 @@ def python_pydantic(toolset: Toolset, options: RenderOptions) -> str:
     (``format`` to ``json_schema_extra``), objects without extra keys to ``extra="forbid"``;
     a name that is not an attribute name gets ``alias="true-name"``. The module imports and
     its models build under pydantic 2.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Python source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer, blocks = _PydanticWriter(), []
     for tool in prepare(toolset, options):
@@ -3216,6 +2817,7 @@ class _DataclassWriter(_PythonWriter):
                  "true names in field metadata) plus a typed function taking that bundle; "
                  "nested objects become dataclasses, enums Literal types."),
     language="python",
+    returns="Python source.",
 )
 def python_dataclass(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as dataclasses and functions (standard library only).
@@ -3227,23 +2829,6 @@ def python_dataclass(toolset: Toolset, options: RenderOptions) -> str:
     ``def tool_name(args: ToolNameArgs) -> Ret:`` with the description, the tool name when it
     had to change, and ``Returns:`` in its docstring. The module imports and its dataclasses
     build.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Python source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer, blocks = _DataclassWriter(), []
     for tool in prepare(toolset, options):
@@ -3321,6 +2906,7 @@ def _field_notes(t: TypeIR, prefix: str) -> list[tuple[str, str]]:
                  "whose shape the help states."),
     language="python",
     novel=True,
+    returns="Python source.",
 )
 def python_argparse(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as the argparse code of a command line with one subcommand per tool.
@@ -3334,23 +2920,6 @@ def python_argparse(toolset: Toolset, options: RenderOptions) -> str:
     ``dest="true-name"`` when argparse would derive another name, and the notes as ``help``
     (``%`` doubled). The return type is the subcommand's ``epilog``. The module imports and
     its parser builds.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Python source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     blocks = ['parser = argparse.ArgumentParser(prog="tools")\n'
               'tools = parser.add_subparsers(dest="tool", required=True)']
@@ -3403,6 +2972,7 @@ def _ts_doc(tool: ToolIR, ident: str, returns: str | None = None) -> list[str]:
                  "taking one params object whose properties carry JSDoc lines; nested objects "
                  "become interfaces in the namespace, enums unions of literals."),
     language="typescript",
+    returns="TypeScript source.",
 )
 def typescript_dts(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as one ambient TypeScript namespace.
@@ -3414,23 +2984,6 @@ def typescript_dts(toolset: Toolset, options: RenderOptions) -> str:
     Types follow ``typescript``: enums are unions of literal types, free objects
     ``Record<string, any>``, an unknown return ``unknown``, keys that are not identifiers are
     quoted.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        TypeScript source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer, chunks = _TypeScriptWriter(), []
     for tool in prepare(toolset, options):
@@ -3455,6 +3008,7 @@ def typescript_dts(toolset: Toolset, options: RenderOptions) -> str:
                  "(`interface GetWeatherArgs`), with a JSDoc line per property, so the "
                  "signature has the shape of the JSON call."),
     language="typescript",
+    returns="TypeScript source.",
 )
 def typescript_interface_arg(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as argument interfaces plus one-argument declarations.
@@ -3464,23 +3018,6 @@ def typescript_interface_arg(toolset: Toolset, options: RenderOptions) -> str:
     function name(args: ToolNameArgs): Ret;`` under a JSDoc block (description, ``Tool
     name:`` when the name had to change, ``@returns``). A tool without parameters is
     declared ``name(): Ret``. Types follow ``typescript``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        TypeScript source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer, chunks = _TypeScriptWriter(), []
     for tool in prepare(toolset, options):
@@ -3522,6 +3059,8 @@ class _InlineTypeScriptWriter(_TypeScriptWriter):
     language="typescript",
     lossy=True,
     compressed=True,
+    returns="TypeScript source.",
+    options_doc="Return types are shown only when the options ask for them.",
 )
 def typescript_compact(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as one TypeScript declaration line per tool.
@@ -3531,23 +3070,6 @@ def typescript_compact(toolset: Toolset, options: RenderOptions) -> str:
     optional properties ``?``. Descriptions, constraints and defaults are dropped whatever
     the options say (flagged lossy and compressed). A tool whose name had to change gets a
     trailing ``// true-name`` comment.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        TypeScript source.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer, lines = _InlineTypeScriptWriter(), []
     for tool in prepare(toolset, replace(options, include_descriptions=False)):

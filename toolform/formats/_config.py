@@ -252,6 +252,7 @@ def _toml_table(lines: list[str], header: str, t: TypeIR, p: ParamIR | None,
                  "description, enum values, constraints and default; nested fields, items "
                  "and union options as deeper sub-tables."),
     language="toml",
+    returns="The TOML document.",
 )
 def toml(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a TOML document.
@@ -292,23 +293,6 @@ def toml(toolset: Toolset, options: RenderOptions) -> str:
     cannot hold (``null``, a list containing null) is written as JSON text under the key
     with ``_json`` after it (``default_json = "null"``). Keys that are not bare keys are
     quoted.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The TOML document.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines: list[str] = []
     for tool in prepare(toolset, options):
@@ -383,6 +367,7 @@ def _ini_value(p: ParamIR | None, t: TypeIR) -> str:
                  "so structure is flattened."),
     language="ini",
     lossy=True,
+    returns="The INI text.",
 )
 def ini(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as INI text that ``configparser`` reads.
@@ -408,23 +393,6 @@ def ini(toolset: Toolset, options: RenderOptions) -> str:
     tool called ``DEFAULT`` becomes the section ``DEFAULT_`` (the name configparser keeps for
     itself). The format is lossy: every value is text, so types, enums and defaults are
     words, not typed data.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The INI text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines: list[str] = []
     sections: set[str] = set()
@@ -528,6 +496,7 @@ def _hcl_block(lines: list[str], indent: str, head: str, t: TypeIR, p: ParamIR |
                  "default attributes, and nested `field`, `items` and `option` blocks for "
                  "structure."),
     language="hcl",
+    returns="The HCL text.",
 )
 def hcl(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as HCL (HashiCorp Configuration Language) blocks.
@@ -567,23 +536,6 @@ def hcl(toolset: Toolset, options: RenderOptions) -> str:
     ``type`` is a Terraform-style type expression (``string``, ``integer``, ``number``,
     ``bool``, ``list(T)``, ``object``, ``union``, ``any``); values and defaults are HCL
     literals (``null``, lists, ``{ "k" = v }`` objects), and strings keep ``${`` literal.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The HCL text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines: list[str] = []
     for tool in prepare(toolset, options):
@@ -704,6 +656,7 @@ class _CueWriter:
                  "(int & >=0 & <=100, =~\"regex\"), enums are disjunctions with * marking "
                  "the default, and descriptions are comments."),
     language="cue",
+    returns="The CUE text.",
 )
 def cue(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a CUE file of definitions.
@@ -736,23 +689,6 @@ def cue(toolset: Toolset, options: RenderOptions) -> str:
     ``*value | T``. A tool whose name is not a CUE identifier gets a rewritten definition
     name and its true name in the comment above it; field labels that are not identifiers
     are quoted.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The CUE text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     w = _CueWriter()
     body: list[str] = []
@@ -885,6 +821,7 @@ class _DhallWriter:
                  "List for arrays) and its result type; descriptions, constraints and "
                  "defaults in -- comments."),
     language="dhall",
+    returns="The Dhall text.",
 )
 def dhall(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as one Dhall expression.
@@ -912,23 +849,6 @@ def dhall(toolset: Toolset, options: RenderOptions) -> str:
     are ``--`` comments under each field. Names that are not labels go in backticks;
     names with characters backticks cannot hold are rewritten and their JSON name given in
     the comment.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The Dhall text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     w = _DhallWriter()
     lines: list[str] = []
@@ -1013,6 +933,7 @@ local tool(name, description='', properties={}, required=[], returns=null) =
                  "property schemas, required names and return schema; evaluating it gives "
                  "the JSON Schema tool list."),
     language="jsonnet",
+    returns="The Jsonnet text.",
 )
 def jsonnet(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Jsonnet program.
@@ -1038,23 +959,6 @@ def jsonnet(toolset: Toolset, options: RenderOptions) -> str:
     "returns"}`` objects the JSON Schema formats show (each property schema is
     :meth:`ParamIR.to_json_schema`). Keys that are not Jsonnet identifiers, or are keywords,
     are quoted; strings are single-quoted.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The Jsonnet text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     calls = []
     for tool in prepare(toolset, options):
@@ -1185,6 +1089,7 @@ class _NixWriter:
                  "default for optional ones, description strings."),
     language="nix",
     novel=True,
+    returns="The Nix text.",
 )
 def nix_expr(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Nix expression in the style of NixOS module options.
@@ -1218,23 +1123,6 @@ def nix_expr(toolset: Toolset, options: RenderOptions) -> str:
     ``types.anything``, ``types.oneOf`` for unions; bounds, lengths and item counts are
     ``types.addCheck`` predicates; formats go to a comment. Names that are not Nix
     identifiers are quoted attribute names.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The Nix text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     w = _NixWriter()
     lines = ["{ lib, ... }:", "with lib;", "{"]
@@ -1320,6 +1208,7 @@ def _kdl_node(lines: list[str], indent: str, head: str, t: TypeIR, p: ParamIR | 
     language="kdl",
     novel=True,
     compressed=True,
+    returns="The KDL text.",
 )
 def kdl(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a KDL 2 document.
@@ -1343,23 +1232,6 @@ def kdl(toolset: Toolset, options: RenderOptions) -> str:
     constraints are properties with kebab-case keys
     (``min-length=1``); a default that is a list or object is ``default-json="..."`` (KDL
     values are scalars). Names and strings are always quoted, so any name is kept as is.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The KDL text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines: list[str] = []
     for tool in prepare(toolset, options):
@@ -1459,6 +1331,7 @@ def _edn_keys(t: TypeIR, indent: str) -> str:
                  "[...]), predicates such as string? and int?, sets for enums, s/coll-of, "
                  "s/or, s/nilable and s/and with bounds."),
     language="edn",
+    returns="The EDN text.",
 )
 def edn(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as EDN data.
@@ -1482,23 +1355,6 @@ def edn(toolset: Toolset, options: RenderOptions) -> str:
     ``:spec``, ``:default``, ``:doc``), ``(s/or :string ... :object ...)`` for unions,
     ``(s/nilable T)`` for nullable types and ``(s/and T (>= 0) (max-length 20) (re-matches
     "..."))`` for constraints. Names are strings, so any name is kept as is.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The EDN text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     items = []
     for tool in prepare(toolset, options):
@@ -1589,6 +1445,7 @@ def _sexpr_param(head: str, p: ParamIR, indent: str) -> str:
                  "(enum ...), (array T), (object (field ...) ...), (union ...), with "
                  ":keyword constraints."),
     language="sexpr",
+    returns="The S-expression text (one form per tool).",
 )
 def sexpr(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as S-expressions, one ``deftool`` form per tool.
@@ -1611,23 +1468,6 @@ def sexpr(toolset: Toolset, options: RenderOptions) -> str:
     JSON literals; a list or object default is JSON text after ``:default-json``. A name is
     a symbol when it reads as one (letters, digits, ``_``, ``.``, ``-``) and is not a word
     Lisp readers give a meaning of their own (``nil``, ``t``, ``true``...), else a string.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The S-expression text (one form per tool).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     forms = []
     for tool in prepare(toolset, options):
@@ -1719,6 +1559,7 @@ def _starlark_fields(fields: Sequence[ParamIR], indent: str) -> str:
                  "attr.string_list()... call with mandatory=True for required ones, values= "
                  "for enums, default= and doc=; nested objects as attr.struct(fields=...)."),
     language="starlark",
+    returns="The Starlark text.",
 )
 def starlark(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Starlark rule definitions.
@@ -1749,23 +1590,6 @@ def starlark(toolset: Toolset, options: RenderOptions) -> str:
     ``nullable = True`` marks nullable values. Attribute names are the true names (dict
     keys); a rule's name is the tool's name as a Python identifier, with the true name in a
     comment when it differs.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The Starlark text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     blocks = []
     taken: set[str] = set()

@@ -479,6 +479,9 @@ def _grammar_text(toolset: Toolset, options: RenderOptions, dialect: Dialect,
     language="ebnf",
     novel=True,
     named_types=True,
+    returns="The EBNF text.",
+    options_doc=("Descriptions and return types are shown only when the options ask for them "
+                 "(the grammar describes calls, so return types are not part of it)."),
 )
 def ebnf_grammar(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as an ISO 14977 EBNF grammar of its calls.
@@ -501,24 +504,6 @@ def ebnf_grammar(toolset: Toolset, options: RenderOptions) -> str:
     separators, arguments in declaration order). Terminals are quoted with ``"`` or ``'``;
     one holding both quotes is split into pieces. The character classes JSON strings need
     are special sequences (``? ... ?``). Rule names are snake_case ASCII.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them (the
-        grammar describes calls, so return types are not part of it).
-
-    Returns
-    -------
-    str
-        The EBNF text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     header = ["A call is one JSON object, or a JSON list of them, written with \", \" and",
               "\": \" between items and the arguments in the order listed."]
@@ -536,6 +521,8 @@ def ebnf_grammar(toolset: Toolset, options: RenderOptions) -> str:
     language="gbnf",
     novel=True,
     named_types=True,
+    returns="The GBNF text.",
+    options_doc="Descriptions are shown (as comments) only when the options ask for them.",
 )
 def gbnf_grammar(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a llama.cpp GBNF grammar over its calls.
@@ -557,23 +544,6 @@ def gbnf_grammar(toolset: Toolset, options: RenderOptions) -> str:
     several (``", "`` and ``": "`` separators, arguments in declaration order). Rule names
     are kebab-case ASCII (``[a-zA-Z0-9-]``, as llama.cpp requires); literals escape ``"``,
     ``\\`` and control characters. The grammar loads in llama.cpp as it is.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions are shown (as comments) only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The GBNF text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     header = ["A call is one JSON object, or a JSON list of them, written with \", \" and",
               "\": \" between items and the arguments in the order listed."]
@@ -622,6 +592,8 @@ def _regex(n: Node) -> str:
     novel=True,
     supports_nesting=False,
     lossy=True,
+    returns="The patterns, one per tool, each after its comment lines.",
+    options_doc="Descriptions are shown (as comments) only when the options ask for them.",
 )
 def regex_spec(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as a regular expression over its JSON calls.
@@ -639,23 +611,6 @@ def regex_spec(toolset: Toolset, options: RenderOptions) -> str:
     optional arguments as optional groups. The format does not show nesting: an object
     with fields below the arguments matches any JSON object (``\\{.*\\}``), so nested field
     names are not shown. The tool's name is on the left of ``= /``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions are shown (as comments) only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The patterns, one per tool, each after its comment lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = ['# Each pattern (Python re syntax) matches a whole call of its tool written as',
              '# {"name": ..., "arguments": {...}} with ", " and ": " between items and the',
@@ -742,6 +697,7 @@ _LAMBDA = _LambdaNotation()
                  "{v : ℤ | v ≥ 0} for constraints."),
     language="typed_lambda",
     novel=True,
+    returns="The signatures, each after its comment lines.",
 )
 def typed_lambda(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as a typed-lambda-calculus signature.
@@ -763,23 +719,6 @@ def typed_lambda(toolset: Toolset, options: RenderOptions) -> str:
     constraints refine a type: ``{v : T | v ≥ 0 ∧ |v| ≤ 20 ∧ v ~ "regex" ∧ v ∈ date}``.
     A tool without arguments takes ``𝟙``; an unknown result is ``⊤``. Names that are not
     identifiers are written as JSON strings.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The signatures, each after its comment lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = ["-- Str string · ℤ integer · ℝ number · 𝔹 boolean · 𝟙 null · ⊤ any value · "
              "A + B either · x? optional · = default · {v : T | ...} constrained"]
@@ -897,6 +836,7 @@ def _symbol_fields(fields: Sequence[ParamIR]) -> str:
     language="symbolic",
     novel=True,
     compressed=True,
+    returns="One or two lines per tool after a legend line.",
 )
 def symbolic_compressed(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool in a compact symbolic notation.
@@ -916,23 +856,6 @@ def symbolic_compressed(toolset: Toolset, options: RenderOptions) -> str:
     other keys; ``=v`` is a default and ``>T`` the result. Words are bare, other values and
     names are JSON. The second line holds the descriptions, ``path: text`` separated by
     `` | ``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        One or two lines per tool after a legend line.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = ["# s string, i integer, n number, b boolean, z null, x any, o object; {a,b} one of; "
              "[T] list; (...) object; <A|B> either; !required ?optional; ~[lo,hi] bounds "

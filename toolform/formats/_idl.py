@@ -357,6 +357,7 @@ def _proto_declaration(n: NamedType, named: TypeNamer) -> list[str]:
                  "optional), nested messages, enums and oneofs for the structure, comments for "
                  "descriptions and constraints."),
     language="protobuf",
+    returns="The ``.proto`` text.",
 )
 def protobuf(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a proto3 service definition.
@@ -389,23 +390,6 @@ def protobuf(toolset: Toolset, options: RenderOptions) -> str:
     value; other enums stay scalars with their values in the comment. Field names that are
     not identifiers carry ``[json_name = "..."]``; an unknown return type is
     ``google.protobuf.Value``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The ``.proto`` text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     named = TypeNamer(pascal_name, _proto_declares, taken={"Tools"})
@@ -576,6 +560,7 @@ class _GraphQLWriter:
                  "for nested objects, real enums, @oneOf inputs for unions, and descriptions "
                  "as GraphQL strings."),
     language="graphql",
+    returns="The SDL text.",
 )
 def graphql_sdl(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a GraphQL SDL document.
@@ -607,23 +592,6 @@ def graphql_sdl(toolset: Toolset, options: RenderOptions) -> str:
     write. A name that is not a GraphQL name is rewritten and carries
     ``@jsonName(name: "...")`` with the true one. A ``Query`` type listing the tool names
     makes the schema valid.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The SDL text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     w = _GraphQLWriter()
@@ -781,6 +749,7 @@ class _ThriftWriter:
                  "Tools service with one method per tool whose numbered arguments are each "
                  "marked required or optional, with defaults written as constants."),
     language="thrift",
+    returns="The ``.thrift`` text.",
 )
 def thrift_idl(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Thrift IDL file.
@@ -810,23 +779,6 @@ def thrift_idl(toolset: Toolset, options: RenderOptions) -> str:
     Descriptions and what Thrift cannot say (constraints, null, defaults that are not
     constants) are ``//`` comments. Names that are not Thrift identifiers or are reserved
     are rewritten and annotated ``(json_name = "...")``; a tool's true name is in its comment.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The ``.thrift`` text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     w = _ThriftWriter()
@@ -1011,6 +963,7 @@ def _avro_fits(value: Any, schema: Any) -> bool:
                  "optional fields, Avro defaults, docs, and JSON Schema's constraint keywords "
                  "as extra attributes."),
     language="json",
+    returns="The JSON text (indent 2).",
 )
 def avro_schema(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Avro schemas: a JSON list of records, one per tool.
@@ -1026,23 +979,6 @@ def avro_schema(toolset: Toolset, options: RenderOptions) -> str:
     attributes with JSON Schema's keywords (``"minimum"``, ``"minLength"``...). Names that
     are not Avro names are rewritten, the true one kept as ``"json_name"``; a known return
     type is the record's ``"returns"`` attribute (an Avro schema).
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The JSON text (indent 2).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     w = _AvroWriter()
     records = []
@@ -1167,6 +1103,7 @@ class _WitWriter:
                  "optional and nullable values, list<T> for arrays, and /// doc comments "
                  "giving descriptions, constraints and the JSON names."),
     language="wit",
+    returns="The ``.wit`` text.",
 )
 def wit_idl(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a WIT interface.
@@ -1195,23 +1132,6 @@ def wit_idl(toolset: Toolset, options: RenderOptions) -> str:
     of ``string``) stands for a value of any type, free-form objects and an unknown return
     type. Optional and nullable values are ``option<T>``; constraints and defaults are in the
     doc comments.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The ``.wit`` text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     w = _WitWriter()
@@ -1383,6 +1303,7 @@ class _SmithyWriter:
                  "@length, @pattern and defaults as traits, and /// documentation; nested "
                  "shapes as structures, lists, enums and unions."),
     language="smithy",
+    returns="The ``.smithy`` text.",
 )
 def smithy_idl(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Smithy 2.0 model.
@@ -1422,23 +1343,6 @@ def smithy_idl(toolset: Toolset, options: RenderOptions) -> str:
     exclusive bounds, formats and defaults Smithy cannot write go to the documentation.
     A member name that is not an identifier is rewritten and gets ``@jsonName``; a tool's
     true name is in its documentation. A tool with an unknown return type has no output.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The ``.smithy`` text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     w = _SmithyWriter()
@@ -1574,6 +1478,7 @@ class _CapnpWriter:
                  "for nested types, $Json.name annotations for the JSON names and # comments "
                  "for descriptions, required or optional, and constraints."),
     language="capnp",
+    returns="The ``.capnp`` text.",
 )
 def capnproto_idl(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Cap'n Proto schema file.
@@ -1606,23 +1511,6 @@ def capnproto_idl(toolset: Toolset, options: RenderOptions) -> str:
     an unknown return type are ``Json.Value``. A union is a struct holding an unnamed union.
     Cap'n Proto has no optional fields: a comment under each field says required or
     optional, with its constraints and any default not written after ``=``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The ``.capnp`` text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     w = _CapnpWriter()
@@ -1785,6 +1673,7 @@ class _FlatBuffersWriter:
                  "required non-scalar fields, scalar defaults, and an rpc_service naming the "
                  "tools."),
     language="flatbuffers",
+    returns="The ``.fbs`` text.",
 )
 def flatbuffers_idl(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a FlatBuffers schema (``.fbs``).
@@ -1818,23 +1707,6 @@ def flatbuffers_idl(toolset: Toolset, options: RenderOptions) -> str:
     type, free-form objects and unknown return types. Union members are tables, so a union's
     scalar options are wrapped in one-field tables. Names that are not identifiers are
     rewritten and carry the ``json_name`` attribute.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The ``.fbs`` text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     w = _FlatBuffersWriter()

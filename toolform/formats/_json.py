@@ -52,6 +52,7 @@ __all__ = [
     language="json",
     core=True,
     named_types=True,
+    returns="A JSON array, one element per tool.",
 )
 def json_schema_openai(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as OpenAI tool definitions, pretty-printed JSON (indent 2).
@@ -60,23 +61,6 @@ def json_schema_openai(toolset: Toolset, options: RenderOptions) -> str:
     with ``parameters`` from :meth:`ToolIR.input_schema` (descriptions, constraints, enums,
     defaults and nested ``required`` lists kept). A known return type is added as a
     ``"returns"`` JSON Schema beside ``parameters``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        A JSON array, one element per tool.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     entries = [{"type": "function", "function": function_entry(t)}
                for t in prepare(toolset, options, named_types=True)]
@@ -115,6 +99,8 @@ def _skeleton(t: TypeIR) -> Any:
     lossy=True,
     compressed=True,
     core=True,
+    returns="A JSON array with one tool per line.",
+    options_doc="Only ``include_returns`` and ``max_depth`` matter.",
 )
 def json_minimal(toolset: Toolset, options: RenderOptions) -> str:
     """Render a names-and-types skeleton of the toolset as compact JSON, one tool per line.
@@ -131,23 +117,6 @@ def json_minimal(toolset: Toolset, options: RenderOptions) -> str:
 
     Descriptions, constraints and defaults are never shown, whatever the options say (the
     format is lossy by design); return types follow ``options.include_returns``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Only ``include_returns`` and ``max_depth`` matter.
-
-    Returns
-    -------
-    str
-        A JSON array with one tool per line.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = [json.dumps(minimal_entry(tool), ensure_ascii=False, separators=(",", ":"))
              for tool in prepare(toolset, options)]
@@ -179,6 +148,7 @@ def minimal_entry(tool: ToolIR) -> dict[str, Any]:
                  "off by comparison."),
     language="json",
     named_types=True,
+    returns="A JSON array, one element per tool.",
 )
 def json_schema_flat(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a pretty-printed JSON list of bare function objects (indent 2).
@@ -186,23 +156,6 @@ def json_schema_flat(toolset: Toolset, options: RenderOptions) -> str:
     Each element is exactly the ``function`` object of ``json_schema_openai``: ``name``,
     ``description`` (when not empty), ``parameters`` (full JSON Schema) and ``returns`` when
     the return type is known.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        A JSON array, one element per tool.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options, named_types=True)
     return json.dumps([function_entry(t) for t in tools], indent=2,
@@ -218,6 +171,7 @@ def json_schema_flat(toolset: Toolset, options: RenderOptions) -> str:
                  "format's, only the key names differ."),
     language="json",
     named_types=True,
+    returns="A JSON array, one element per tool.",
 )
 def json_schema_anthropic(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Anthropic tool definitions, pretty-printed JSON (indent 2).
@@ -225,23 +179,6 @@ def json_schema_anthropic(toolset: Toolset, options: RenderOptions) -> str:
     Each tool is ``{"name", "description", "input_schema"}`` (description left out when
     empty). Anthropic's API has no field for what a tool returns; a known return type is
     written as ``"output_schema"``, the spelling MCP uses (``outputSchema``) in snake case.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        A JSON array, one element per tool.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     entries = []
     for tool in prepare(toolset, options, named_types=True):
@@ -359,29 +296,13 @@ def draft2020_document(tool: ToolIR) -> dict[str, Any]:
                  "validator would take it: $schema, $id, the tool name as title, and $defs "
                  "with $ref for object schemas a tool repeats."),
     language="json",
+    returns="A JSON array of schema documents.",
 )
 def json_schema_draft2020(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a JSON list of draft 2020-12 documents (indent 2).
 
     Each element is :func:`draft2020_document` of one tool; every one passes
     ``Draft202012Validator.check_schema``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        A JSON array of schema documents.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return json.dumps([draft2020_document(t) for t in prepare(toolset, options)], indent=2,
                       ensure_ascii=False)
@@ -396,29 +317,13 @@ def json_schema_draft2020(toolset: Toolset, options: RenderOptions) -> str:
     language="json",
     compressed=True,
     named_types=True,
+    returns="One line of JSON.",
 )
 def json_compact(toolset: Toolset, options: RenderOptions) -> str:
     """Render ``json_schema_openai``'s content as minified JSON on one line.
 
     ``json.loads`` of the result equals ``json.loads`` of ``json_schema_openai``; separators
     are ``,`` and ``:`` with no space, non-ASCII characters are kept as they are.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        One line of JSON.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     entries = [{"type": "function", "function": function_entry(t)}
                for t in prepare(toolset, options, named_types=True)]
@@ -442,29 +347,14 @@ def json_compact(toolset: Toolset, options: RenderOptions) -> str:
     supports_returns=False,
     lossy=True,
     compressed=True,
+    returns="A JSON array of strings (``[]`` for an empty toolset).",
+    options_doc="Only ``max_depth`` matters (the depth is checked like every format's).",
 )
 def names_only(toolset: Toolset, options: RenderOptions) -> str:
     """Render the tool names as a JSON array, one name per line (indent 2).
 
     Everything but the names is dropped, whatever the options say. It is also the first
     stage of the ``names_then_schema`` variants.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Only ``max_depth`` matters (the depth is checked like every format's).
-
-    Returns
-    -------
-    str
-        A JSON array of strings (``[]`` for an empty toolset).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return json.dumps([t.name for t in prepare(toolset, options)], indent=2, ensure_ascii=False)
 
@@ -484,29 +374,14 @@ def names_only(toolset: Toolset, options: RenderOptions) -> str:
     supports_returns=False,
     lossy=True,
     compressed=True,
+    returns="A JSON array with one tool per line.",
+    options_doc="Only ``max_depth`` matters.",
 )
 def json_names_params(toolset: Toolset, options: RenderOptions) -> str:
     """Render ``{"name": tool, "params": [parameter names]}`` per tool, one tool per line.
 
     Nested fields, types, required flags, enum values, descriptions and return types are all
     dropped, whatever the options say.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Only ``max_depth`` matters.
-
-    Returns
-    -------
-    str
-        A JSON array with one tool per line.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = [json.dumps({"name": t.name, "params": [p.name for p in t.params]},
                         ensure_ascii=False) for t in prepare(toolset, options)]
@@ -524,29 +399,13 @@ def json_names_params(toolset: Toolset, options: RenderOptions) -> str:
                  "datasets."),
     language="jsonl",
     named_types=True,
+    returns="One line per tool, each ending with a newline (empty text for an empty toolset).",
 )
 def jsonl(toolset: Toolset, options: RenderOptions) -> str:
     """Render one bare function object per line (JSON Lines).
 
     Each line is ``json.dumps`` of the object ``json_schema_flat`` lists (default separators,
     non-ASCII kept); every line parses on its own.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        One line per tool, each ending with a newline (empty text for an empty toolset).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return "".join(json.dumps(function_entry(t), ensure_ascii=False) + "\n"
                    for t in prepare(toolset, options, named_types=True))
@@ -683,6 +542,7 @@ def _json5_scalar(value: Any) -> str:
                  "// comment over the key it documents."),
     language="json5",
     named_types=True,
+    returns="JSON5 text.",
 )
 def json5(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as JSON5 with descriptions in ``//`` comments.
@@ -692,23 +552,6 @@ def json5(toolset: Toolset, options: RenderOptions) -> str:
     or property it belongs to. Keys that are ASCII identifiers stand bare, strings are
     single-quoted (line terminators, controls and lone surrogates escaped), every member ends
     with a comma. ``json5.loads`` of the block gives the data.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        JSON5 text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options, named_types=True)
     data, comments = lift_descriptions([function_entry(t) for t in tools])
@@ -724,29 +567,13 @@ def json5(toolset: Toolset, options: RenderOptions) -> str:
                  "and the structure kept apart, neither removed."),
     language="jsonc",
     named_types=True,
+    returns="JSONC text.",
 )
 def jsonc(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as JSON with ``//`` comment lines holding the descriptions.
 
     Like :func:`json5` but every key and string is strict JSON and there are no trailing
     commas: removing the comment lines leaves a document ``json.loads`` reads.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        JSONC text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options, named_types=True)
     data, comments = lift_descriptions([function_entry(t) for t in tools])
@@ -763,31 +590,14 @@ def jsonc(toolset: Toolset, options: RenderOptions) -> str:
                  "reads like an indented outline."),
     language="hjson",
     named_types=True,
+    returns="Hjson text.",
+    raises=(("MissingDependencyError", "When the ``hjson`` package is not installed."),),
 )
 def hjson(toolset: Toolset, options: RenderOptions) -> str:
     """Render the function objects of ``json_schema_flat`` as Hjson.
 
     Written by the reference ``hjson`` package's encoder (``hjson.dumps``, non-ASCII kept), so
     ``hjson.loads`` of the block equals the data.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Hjson text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
-    MissingDependencyError
-        When the ``hjson`` package is not installed.
     """
     try:
         import hjson as hjson_lib
@@ -808,6 +618,7 @@ def hjson(toolset: Toolset, options: RenderOptions) -> str:
     language="json",
     novel=True,
     compressed=True,
+    returns="A JSON object (``{}`` for an empty toolset).",
 )
 def json_dotted_paths(toolset: Toolset, options: RenderOptions) -> str:
     """Render every tool and field as one ``"path": "description"`` member of a JSON object.
@@ -820,23 +631,6 @@ def json_dotted_paths(toolset: Toolset, options: RenderOptions) -> str:
     with ``.``, brackets, ``#``, parentheses, quotes, ``:`` or whitespace is written
     ``["name"]``), ``[]`` for array items and ``#n`` for the n-th union option; the fields of
     what the tool returns are under ``tool.(result)``. One member per line.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        A JSON object (``{}`` for an empty toolset).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     members: list[tuple[str, str]] = []
     for tool in prepare(toolset, options):
@@ -909,25 +703,9 @@ def openapi_document(tools: list[ToolIR]) -> dict[str, Any]:
                  "POST operation per tool with its name as operationId, a summary, and the "
                  "argument schema as the JSON request body."),
     language="json",
+    returns="The OpenAPI document as JSON.",
 )
 def openapi_json(toolset: Toolset, options: RenderOptions) -> str:
     """Render :func:`openapi_document` of the toolset as pretty-printed JSON (indent 2).
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The OpenAPI document as JSON.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return json.dumps(openapi_document(prepare(toolset, options)), indent=2, ensure_ascii=False)

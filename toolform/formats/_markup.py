@@ -98,6 +98,7 @@ def _parameter(parent: ET.Element, p: ParamIR) -> None:
                  "many agent prompts list tools."),
     language="xml",
     core=True,
+    returns="The XML document (no declaration), indented by two spaces.",
 )
 def xml_schema(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as one ``<tools>`` XML document.
@@ -131,23 +132,6 @@ def xml_schema(toolset: Toolset, options: RenderOptions) -> str:
     with any non-scalar option lists each as an ``<option>``. Constraints are attributes with
     JSON Schema's names; defaults are JSON text. All text and attributes are escaped, and
     characters XML 1.0 forbids are replaced with U+FFFD, so the block always parses.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The XML document (no declaration), indented by two spaces.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     root = ET.Element("tools")
     for tool in prepare(toolset, options):
@@ -226,6 +210,7 @@ def _attr_param(parent: ET.Element, p: ParamIR) -> None:
                  "child <param> elements."),
     language="xml",
     compressed=True,
+    returns="The XML document (no declaration), indented by two spaces.",
 )
 def xml_attributes(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as XML where each parameter is one element with attributes.
@@ -250,23 +235,6 @@ def xml_attributes(toolset: Toolset, options: RenderOptions) -> str:
     are child ``<param>`` elements; other non-scalar items are an ``<items>`` child and a
     union with an object option has one ``<option>`` child per option. Text is escaped and
     characters XML 1.0 forbids are replaced with U+FFFD.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The XML document (no declaration), indented by two spaces.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     root = ET.Element("tools")
     for tool in prepare(toolset, options):
@@ -427,6 +395,7 @@ def _xsd_fields(group: ET.Element, fields: Sequence[ParamIR], path: str) -> None
                  "ones), xs:restriction facets and xs:enumeration for constraints and enums, "
                  "item elements for arrays, xs:annotation for descriptions."),
     language="xsd",
+    returns="The XSD document (no declaration), indented by two spaces.",
 )
 def xsd(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as an XML Schema document.
@@ -461,23 +430,6 @@ def xsd(toolset: Toolset, options: RenderOptions) -> str:
     ``tf:format``, ``tf:default`` (JSON text, for a default XSD cannot hold) and
     ``tf:name`` (the true name of an element whose name had to be rewritten to be an
     NCName). A known return type is a global element ``<tool>.result``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The XSD document (no declaration), indented by two spaces.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     root = ET.Element("xs:schema", {"xmlns:xs": _XSD_NAMESPACE, "xmlns:tf": _TOOLFORM_NAMESPACE,
                                     "elementFormDefault": "qualified"})
@@ -624,6 +576,7 @@ def _form_notes(t: TypeIR, p: ParamIR | None) -> str:
                  "<label> text for names and descriptions."),
     language="html",
     novel=True,
+    returns="The forms, one after another.",
 )
 def html_forms(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as HTML forms (well-formed XHTML fragments, one ``<form>`` per tool).
@@ -657,23 +610,6 @@ def html_forms(toolset: Toolset, options: RenderOptions) -> str:
     What HTML has no attribute for is a ``data-`` attribute (``data-nullable``,
     ``data-exclusive-minimum``, ``data-min-items``, ``data-format``). The known return type
     is an ``<output>`` in the compact type notation.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The forms, one after another.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     forms = []
     for tool in prepare(toolset, options):
@@ -835,6 +771,7 @@ def _example_call(tool: ToolIR) -> str:
                  "constraints and defaults (nested fields indented), the return type, and a "
                  "JSON example call."),
     language="markdown",
+    returns="The Markdown text.",
 )
 def markdown_docs(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Markdown API documentation.
@@ -862,23 +799,6 @@ def markdown_docs(toolset: Toolset, options: RenderOptions) -> str:
 
     The example call fills every parameter with a value of its type (:func:`example_body`)
     in the ``json_object`` protocol's shape. Names and values are code spans; descriptions are on one line.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The Markdown text.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines: list[str] = []
     for tool in prepare(toolset, options):
@@ -906,6 +826,7 @@ def markdown_docs(toolset: Toolset, options: RenderOptions) -> str:
                  "fields of its JSON request body (type, required or optional, enum values, "
                  "constraints, defaults; nested fields indented) and its response type."),
     language="rest",
+    returns="The listing, a blank line between endpoints.",
 )
 def rest_endpoints(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a REST API listing.
@@ -924,23 +845,6 @@ def rest_endpoints(toolset: Toolset, options: RenderOptions) -> str:
     The path is the tool's name, percent-encoded where a URL needs it (the true name then
     follows in parentheses); body fields are :func:`parameter_lines` with JSON values.
     A tool without parameters takes an empty body; an unknown response type is not shown.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The listing, a blank line between endpoints.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     blocks = []
     for tool in prepare(toolset, options):
@@ -981,6 +885,8 @@ def _shell_quote(text: str) -> str:
     language="bash",
     novel=True,
     lossy=True,
+    returns="One commented command per tool, a blank line between them.",
+    options_doc="Tool descriptions are shown only when the options ask for them.",
 )
 def curl_examples(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as example ``curl`` commands.
@@ -998,23 +904,6 @@ def curl_examples(toolset: Toolset, options: RenderOptions) -> str:
     (:func:`example_bodies`), so that every field shows. The format is lossy by design: types, required flags,
     other enum values, constraints, defaults, parameter descriptions and return types are
     only what the one example shows. The path is the name, percent-encoded where needed.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Tool descriptions are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        One commented command per tool, a blank line between them.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     blocks = []
     for tool in prepare(toolset, options):

@@ -108,6 +108,7 @@ def _contrast(tool: ToolIR, other: ToolIR) -> str:
                  "line naming the most similar other tool, with its purpose and the "
                  "arguments only one of the two takes."),
     **_schema_flags(),
+    returns="The schemas, separated by blank lines.",
 )
 def contrastive(toolset: Toolset, options: RenderOptions) -> str:
     """Render the compact schemas, each with a line about its nearest neighbour.
@@ -120,23 +121,6 @@ def contrastive(toolset: Toolset, options: RenderOptions) -> str:
     (on one line). The neighbour is the other tool with the highest similarity: name words
     (camelCase and snake_case split) twice, parameter names and description words once, each
     as a Jaccard index; ties go to the earlier tool. A toolset of one tool has no such line.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The schemas, separated by blank lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     nearest = _neighbours(tools, 1)
@@ -167,6 +151,7 @@ def _non_use(tool: ToolIR, sibling: ToolIR) -> str:
                  "taken from its two most similar siblings, and a closing line on when to "
                  "call no tool at all."),
     **_schema_flags(),
+    returns="The schemas, separated by blank lines, then the closing line.",
 )
 def negative_space(toolset: Toolset, options: RenderOptions) -> str:
     """Render the compact schemas, each with the cases it is not for.
@@ -180,23 +165,6 @@ def negative_space(toolset: Toolset, options: RenderOptions) -> str:
     (on one line). A sibling with no description is told apart by the arguments only it
     takes, else by its name. The block ends with ``✗ Use no tool when the request fits none
     of the tools above.``
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The schemas, separated by blank lines, then the closing line.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     siblings = _neighbours(tools, 2)
@@ -219,6 +187,8 @@ def _intent(tool: ToolIR) -> str:
                  "of their names) the request is about, then which intent, ending at the "
                  "tool's signature and argument notes; a last branch for no tool."),
     **_schema_flags(),
+    returns="The tree.",
+    toolset_doc="The tools; grouped by domain, each group in the given order.",
 )
 def decision_tree(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a two-level numbered decision tree.
@@ -238,23 +208,6 @@ def decision_tree(toolset: Toolset, options: RenderOptions) -> str:
     first appearance. The intent is the tool's whole description (on one line); a leaf holds
     the tool's compact signature and one ``path: description`` line per described parameter
     or nested field.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools; grouped by domain, each group in the given order.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The tree.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = []
     domains = group_domains(prepare(toolset, options))
@@ -278,6 +231,8 @@ def decision_tree(toolset: Toolset, options: RenderOptions) -> str:
                  "member written by the rest of its name with its compact schema and the "
                  "full name to call; tools alone in their domain stand outside any block."),
     **_schema_flags(compressed=True),
+    returns="The blocks, separated by blank lines.",
+    toolset_doc="The tools; grouped by domain, each group in the given order.",
 )
 def namespaced(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as namespace blocks.
@@ -297,23 +252,6 @@ def namespaced(toolset: Toolset, options: RenderOptions) -> str:
     separator, then the full name to call (a call must still use the full name). A tool
     alone in its domain, or whose whole name is the domain word, is written in full outside
     any block. Member bodies are the compact schema's lines.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools; grouped by domain, each group in the given order.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The blocks, separated by blank lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     blocks = []
     for domain, tools in group_domains(prepare(toolset, options)):
@@ -353,6 +291,9 @@ def _delta(base: ToolIR, tool: ToolIR) -> list[str]:
                  "full compact form and every other tool as a diff against it: + added, "
                  "- removed, ~ changed lines for parameters, description and return type."),
     **_schema_flags(compressed=True),
+    returns="One block per domain, separated by blank lines.",
+    toolset_doc=("The tools; grouped by domain (``_common.group_domains``), each in the given "
+                 "order."),
 )
 def diff_schema(toolset: Toolset, options: RenderOptions) -> str:
     """Render each domain as a base tool and diffs against it.
@@ -377,23 +318,6 @@ def diff_schema(toolset: Toolset, options: RenderOptions) -> str:
     the base the tool lacks follow as ``- key``. Replacing, adding and removing those lines
     in the base gives the tool's compact schema back (parameter order aside). A tool equal
     to its base but for the name has a header and no lines.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools; grouped by domain (``_common.group_domains``), each in the given order.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        One block per domain, separated by blank lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     blocks = []
     for domain, tools in group_domains(prepare(toolset, options)):
@@ -445,6 +369,7 @@ def _template(tool: ToolIR) -> list[str]:
                  "in every value slot (nested objects written out), followed by the "
                  "descriptions, the optional keys and the return type."),
     **_schema_flags(),
+    returns="The templates, separated by blank lines.",
 )
 def slot_template(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as a JSON call template to copy and fill.
@@ -463,23 +388,6 @@ def slot_template(toolset: Toolset, options: RenderOptions) -> str:
     with ``= default`` when there is one. Below it: ``path: description`` for every described
     parameter and nested field, ``optional:`` with the paths of every optional one, and the
     return type. The block opens with one line saying how to fill the slots.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The templates, separated by blank lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     intro = ('Copy the call of the tool you need and replace every "<type>" slot with a value '
              "of that type (numbers, booleans, lists and objects unquoted); leave out optional "
@@ -507,6 +415,7 @@ def _dialogue(tool: ToolIR, variant: int) -> list[str]:
                  "request built from its description with example values for every argument, "
                  "the exact JSON call that answers it, and an example result; no schema."),
     **_schema_flags(lossy=True),
+    returns="The transcripts.",
 )
 def worked_dialogue(toolset: Toolset, options: RenderOptions) -> str:
     """Render worked transcripts, separated by blank lines.
@@ -524,23 +433,6 @@ def worked_dialogue(toolset: Toolset, options: RenderOptions) -> str:
     of its largest enum or union (``_common.example_variants``, at least one), so every
     value and option appears. Types, constraints, defaults, parameter descriptions and which
     arguments are optional are not shown (the format is lossy).
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The transcripts.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return "\n\n".join("\n".join(_dialogue(t, v)) for t in prepare(toolset, options)
                         for v in range(1, example_variants(t) + 1))
@@ -562,6 +454,7 @@ def _gives(tool: ToolIR) -> list[str]:
                  "call (its required arguments), what it may also use, what the call makes "
                  "known, and which tools can come before it because they give what it needs."),
     **_schema_flags(),
+    returns="The graph.",
 )
 def state_graph(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as an edge of a state graph, tools separated by blank lines.
@@ -580,23 +473,6 @@ def state_graph(toolset: Toolset, options: RenderOptions) -> str:
     ``<name> result`` (with the return type when known). ``after`` names each other tool
     whose ``gives`` include a value this one ``needs``. The block opens with one line
     explaining the reading.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The graph.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     gives = {t.name: _gives(t) for t in tools}
@@ -631,6 +507,7 @@ def state_graph(toolset: Toolset, options: RenderOptions) -> str:
                  "then each tool with its argument names only, then the full compact schemas "
                  "with types, constraints and descriptions."),
     **_schema_flags(),
+    returns="The three layers, separated by blank lines.",
 )
 def progressive(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset three times, with more detail each time.
@@ -649,23 +526,6 @@ def progressive(toolset: Toolset, options: RenderOptions) -> str:
 
     Layer 1 keeps the first sentence of each description; layer 3 is the compact schema
     (``_common.compact_block``) of every tool.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The three layers, separated by blank lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     index = [f"  {t.name} — {first_sentence(t.description)}" if t.description else f"  {t.name}"
@@ -702,6 +562,7 @@ def _question_line(path: str, p: ParamIR) -> str:
                  "asks ('Which unit? (one of \"c\" or \"f\", optional)'), with its type in "
                  "words, whether it is required, its default and its description."),
     **_schema_flags(),
+    returns="The questions.",
 )
 def question_slots(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as the questions its arguments answer, tools separated by blank lines.
@@ -719,23 +580,6 @@ def question_slots(toolset: Toolset, options: RenderOptions) -> str:
     or optional, default) description``, indented two more spaces per level; the question
     is ``Which x?`` for an enum, ``X, yes or no?`` for a boolean, ``What x?`` otherwise,
     with the name's words split. Paths are as in ``_common.walk_fields``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The questions.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     blocks = []
     for tool in prepare(toolset, options):
@@ -758,6 +602,8 @@ def question_slots(toolset: Toolset, options: RenderOptions) -> str:
                  "saying which tools take it (required or optional, default, description), "
                  "then a short list of the tools with their purpose and result."),
     **_schema_flags(),
+    returns="The index.",
+    toolset_doc="The tools.",
 )
 def type_indexed(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset indexed by argument.
@@ -779,23 +625,6 @@ def type_indexed(toolset: Toolset, options: RenderOptions) -> str:
     toolset order with required or optional, default and description (nested fields'
     descriptions included). The ``Tools:`` list gives every tool's description and return
     type, and marks tools with no arguments.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The index.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     entries: dict[tuple[str, str], list[str]] = {}
@@ -874,6 +703,7 @@ _EMOJI = _EmojiNotation()
                  "(🔤 string, 🔢 integer, 📦 object, ❗ required, ❔ optional...), with the "
                  "legend first, so that type information never reads as an English word."),
     **_schema_flags(compressed=True),
+    returns="The legend line, then one block per tool.",
 )
 def emoji_semantic(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset in the symbol notation, legend first.
@@ -891,23 +721,6 @@ def emoji_semantic(toolset: Toolset, options: RenderOptions) -> str:
     union, ``|∅`` for nullable), constraints follow ``📐`` with JSON Schema's keywords;
     ``❗``/``❔`` precede a required/optional name and ``🟰`` a default. Each parameter line
     ends with its description and those of its nested fields.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The legend line, then one block per tool.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = ["Legend: " + " · ".join(f"{s} {meaning}" for s, meaning in EMOJI_LEGEND.items())]
     for tool in prepare(toolset, options):
@@ -931,6 +744,7 @@ def emoji_semantic(toolset: Toolset, options: RenderOptions) -> str:
                  "present, enum values are copied exactly, nothing is invented, types and "
                  "bounds hold."),
     **_schema_flags(),
+    returns="The schemas and the checklist, separated by blank lines.",
 )
 def checklist(toolset: Toolset, options: RenderOptions) -> str:
     """Render the compact schemas, then a pre-call checklist.
@@ -944,23 +758,6 @@ def checklist(toolset: Toolset, options: RenderOptions) -> str:
         [ ] 3. Every value from a list of choices is copied exactly, quotes and case included.
         [ ] 4. No argument is invented: only names listed under the tool (or inside its objects).
         [ ] 5. Every value has its listed type and stays within its listed bounds.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The schemas and the checklist, separated by blank lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     required = "; ".join(f"{t.name}: {', '.join(p.name for p in t.params if p.required) or 'none'}"
@@ -991,6 +788,9 @@ def _matrix_cell(p: ParamIR) -> str:
                  "whether the tool requires the argument, accepts it or does not take it, "
                  "and its type. No descriptions."),
     **_schema_flags(lossy=True, compressed=True),
+    returns="The legend line and the table.",
+    toolset_doc="The tools, one row each, in the given order.",
+    options_doc="Return types are shown only when the options ask for them.",
 )
 def capability_matrix(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as one tool × argument matrix (a GFM table).
@@ -1009,23 +809,6 @@ def capability_matrix(toolset: Toolset, options: RenderOptions) -> str:
     argument's type in the compact notation (nested fields inline, enum values, constraints,
     default), or ``-``. Descriptions are not shown (the format is lossy). Pipes are escaped
     as ``\\|``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, one row each, in the given order.
-    options : RenderOptions
-        Return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The legend line and the table.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     columns = list(dict.fromkeys(p.name for t in tools for p in t.params))

@@ -150,6 +150,7 @@ def _paragraph(tool: ToolIR) -> str:
                  "parameters it needs and which it can also take, with types, allowed values, "
                  "ranges and defaults put in words; no schema notation at all."),
     core=True,
+    returns="The paragraphs.",
 )
 def natural_language(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as English paragraphs, one per tool, separated by blank lines.
@@ -161,23 +162,6 @@ def natural_language(toolset: Toolset, options: RenderOptions) -> str:
     values of an enum, its default and its description; the fields of a nested object follow
     as ``Inside `filter`, `start` (required) is a string...`` sentences, items of a list as
     ``Inside each item of `rows`, ...``. Names are in backticks, values in JSON spelling.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The paragraphs.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return "\n\n".join(_paragraph(t) for t in prepare(toolset, options))
 
@@ -252,6 +236,7 @@ def _terse_params(params: tuple[ParamIR, ...]) -> str:
                  "parameters named inline, each with its type, values, default and "
                  "description in a parenthesis, then what it returns."),
     compressed=True,
+    returns="One line per tool.",
 )
 def nl_terse(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as one sentence on its own line.
@@ -262,23 +247,6 @@ def nl_terse(toolset: Toolset, options: RenderOptions) -> str:
     backticks with their type in words (ranges, lengths, patterns, enum values), default and
     description; a nested object lists its fields the same way (``an object of `street` (a
     string) and optionally `zip` (...)``). A tool with no parameters ``takes nothing``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        One line per tool.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = []
     for tool in prepare(toolset, options):
@@ -335,6 +303,7 @@ def _man_page(tool: ToolIR) -> str:
                  "RETURN VALUE sections: a formal synopsis line of --options, and each "
                  "option explained in English sentences, nested fields included."),
     novel=True,
+    returns="The pages.",
 )
 def nl_manpage(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as a manual page; pages are separated by a line of dashes.
@@ -363,23 +332,6 @@ def nl_manpage(toolset: Toolset, options: RenderOptions) -> str:
     words, default, description, then ``Inside `x`, ...`` for every nested field).
     DESCRIPTION is left out for a tool with no description, OPTIONS for one with no
     parameters, RETURN VALUE when the return type is unknown.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The pages.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return f"\n\n{'-' * 72}\n\n".join(_man_page(t) for t in prepare(toolset, options))
 
@@ -430,6 +382,7 @@ def _help_screen(tool: ToolIR) -> str:
     description=("Each tool as the screen `tool --help` prints in the argparse style: a usage "
                  "line, the description, required arguments and options with {choices}, help "
                  "text, the type in brackets and the default, then what it returns."),
+    returns="The help screens.",
 )
 def cli_help(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as an argparse-style ``--help`` screen, screens separated by blank
@@ -457,23 +410,6 @@ def cli_help(toolset: Toolset, options: RenderOptions) -> str:
     (``address.street: ...``), its type in the compact notation (nested fields, constraints,
     ``?`` for optional keys) and its default. Help starts in column 24, or on the next line
     when the option is too long, as argparse does.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The help screens.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return "\n\n\n".join(_help_screen(t) for t in prepare(toolset, options))
 
@@ -501,6 +437,7 @@ def _faq(tool: ToolIR) -> list[str]:
                  "built from its description and an answer that names the tool and explains "
                  "its parameters in sentences, plus a second pair about what it returns."),
     novel=True,
+    returns="``Q:`` and ``A:`` lines.",
 )
 def nl_faq(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as question-and-answer pairs, tools separated by blank lines.
@@ -515,23 +452,6 @@ def nl_faq(toolset: Toolset, options: RenderOptions) -> str:
     A tool with no description is asked about by name (``Q: What is `x` for?``). The answer
     uses the ``natural_language`` sentences (type in words, default, description, nested
     fields). The second pair is there only when the return type is known.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        ``Q:`` and ``A:`` lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return "\n\n".join("\n".join(_faq(t)) for t in prepare(toolset, options))
 
@@ -556,6 +476,8 @@ def _narrative_opening(index: int, count: int, name: str) -> str:
                  "introduced by a connecting sentence and described in the same sentences as "
                  "the plain-English format, with no line breaks, lists or headings anywhere."),
     novel=True,
+    returns="One paragraph (``\"There are no tools.\"`` for an empty toolset).",
+    toolset_doc="The tools, in the order told.",
 )
 def nl_narrative(toolset: Toolset, options: RenderOptions) -> str:
     """Render the whole toolset as one paragraph on one line.
@@ -564,23 +486,6 @@ def nl_narrative(toolset: Toolset, options: RenderOptions) -> str:
     `b`.``, ``There is also ...``, ``Finally, there is `c`.``), then its description and the
     ``natural_language`` sentences about its parameters, nested fields and result. Every
     description is put on one line, so the block holds no line break at all.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order told.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        One paragraph (``"There are no tools."`` for an empty toolset).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     parts = []
@@ -626,6 +531,7 @@ def _rule(tool: ToolIR) -> str:
                  "prompts are written: when the user asks for this, call that tool, always "
                  "fill in these arguments, fill in those only when given."),
     novel=True,
+    returns="The rules.",
 )
 def nl_instructional(toolset: Toolset, options: RenderOptions) -> str:
     """Render one rule paragraph per tool, separated by blank lines.
@@ -636,23 +542,6 @@ def nl_instructional(toolset: Toolset, options: RenderOptions) -> str:
     first, each group in declaration order). Nested fields follow
     as ``Inside `address`, ...`` sentences; a tool with no parameters says ``Give it no
     arguments.``; a tool with no description opens ``When the request calls for `x`, ...``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The rules.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return "\n\n".join(_rule(t) for t in prepare(toolset, options))
 
@@ -673,6 +562,8 @@ def nl_instructional(toolset: Toolset, options: RenderOptions) -> str:
     supports_optional=False,
     lossy=True,
     compressed=True,
+    returns="JSON Lines, two or more per tool.",
+    options_doc="Only ``include_returns`` and ``max_depth`` matter.",
 )
 def few_shot_only(toolset: Toolset, options: RenderOptions) -> str:
     """Render example calls of every tool as JSON Lines.
@@ -686,23 +577,6 @@ def few_shot_only(toolset: Toolset, options: RenderOptions) -> str:
     largest (``_common.example_variants``), so that every value and option is shown once.
     Calls that come out the same are written once. Descriptions, types, constraints and
     which arguments are optional are never shown.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Only ``include_returns`` and ``max_depth`` matter.
-
-    Returns
-    -------
-    str
-        JSON Lines, two or more per tool.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines: list[str] = []
     for tool in prepare(toolset, options):
@@ -744,6 +618,7 @@ def _card(tool: ToolIR) -> list[str]:
                  "each slot's type, values, default and a note."),
     novel=True,
     compressed=True,
+    returns="The card.",
 )
 def nl_reference_card(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a reference card, two lines per tool.
@@ -758,22 +633,5 @@ def nl_reference_card(toolset: Toolset, options: RenderOptions) -> str:
     followed by the default and the description (nested fields' descriptions as
     ``path: ...``); ``→`` gives the return type. The second line is left out for a tool with
     no parameters and no known return type.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The card.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return "\n".join(line for t in prepare(toolset, options) for line in _card(t))

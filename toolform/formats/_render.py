@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import InvalidParameterError
 from ..io import to_openai
 from ..ir import Toolset
 from ..protocols._registry import get_protocol
@@ -46,7 +47,8 @@ def _system_message(block: str, instruction: str, persona: str | None, null_clau
     if persona is None and null_clause and not trust_line:
         return SYSTEM_TEMPLATE.format(block=block, instruction=instruction)
     if persona is not None and persona not in PERSONAS:
-        raise ValueError(f"persona must be None or one of {list(PERSONAS)}, got {persona!r}")
+        raise InvalidParameterError(
+            f"persona must be None or one of {list(PERSONAS)}, got {persona!r}")
     head = [text for text in (PERSONAS.get(persona or ""), TRUST_LINE if trust_line else "")
             if text]
     tail = f"\n{NULL_CLAUSE}" if null_clause else ""

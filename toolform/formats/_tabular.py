@@ -102,6 +102,7 @@ def _rows(p: ParamIR, path: str) -> list[tuple[str, ParamIR]]:
                  "values, ranges and defaults ride in a bracket after the type."),
     language="markdown",
     core=True,
+    returns="The table, ending with a newline.",
 )
 def markdown_table(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as one GFM table.
@@ -115,23 +116,6 @@ def markdown_table(toolset: Toolset, options: RenderOptions) -> str:
     ``(result)``. The type cell is a short type (``array of string``, ``integer or null``)
     with enum values, constraints and default in brackets: ``integer [at least 1; default
     10]``. Required is ``yes`` or ``no``. Cells are on one line with pipes escaped.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The table, ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     columns, rows = _table(prepare(toolset, options), options.include_descriptions)
     lines = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
@@ -171,6 +155,7 @@ def _table(tools: list[ToolIR], include_descriptions: bool) -> tuple[list[str], 
                  "header line, quoted only where RFC 4180 needs it: no layout at all."),
     language="csv",
     compressed=True,
+    returns="CSV text ending with a newline.",
 )
 def csv(toolset: Toolset, options: RenderOptions) -> str:
     """Render the table of :func:`markdown_table` as CSV.
@@ -179,23 +164,6 @@ def csv(toolset: Toolset, options: RenderOptions) -> str:
     column left out when ``options.include_descriptions`` is False), written by Python's
     ``csv`` module with minimal quoting and ``\\n`` line ends; the type and description cells
     are on one line, so every record is one line.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        CSV text ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     columns, rows = _table(prepare(toolset, options), options.include_descriptions)
     out = io.StringIO()
@@ -214,6 +182,7 @@ def csv(toolset: Toolset, options: RenderOptions) -> str:
                  "cheaper."),
     language="tsv",
     compressed=True,
+    returns="TSV text ending with a newline.",
 )
 def tsv(toolset: Toolset, options: RenderOptions) -> str:
     """Render the table of :func:`markdown_table` as tab-separated values.
@@ -221,23 +190,6 @@ def tsv(toolset: Toolset, options: RenderOptions) -> str:
     Every cell is put on one line with its whitespace runs (tabs included) made one space, so
     cells need no quoting: ``csv.reader(..., delimiter="\\t", quoting=csv.QUOTE_NONE)`` reads
     the rows back.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        TSV text ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     columns, rows = _table(prepare(toolset, options), options.include_descriptions)
     return "".join("\t".join(one_line(c) for c in row) + "\n" for row in [columns, *rows])
@@ -264,6 +216,7 @@ ASCII_DESCRIPTION_WIDTH = 60
                  "column aligned as in a console listing, long descriptions wrapped inside "
                  "their cell."),
     language=None,
+    returns="The table, ending with a newline.",
 )
 def ascii_table(toolset: Toolset, options: RenderOptions) -> str:
     """Render the table of :func:`markdown_table` as a boxed, column-aligned ASCII table.
@@ -273,23 +226,6 @@ def ascii_table(toolset: Toolset, options: RenderOptions) -> str:
     with ``-``. Descriptions longer than :data:`ASCII_DESCRIPTION_WIDTH` wrap onto
     continuation lines whose other cells are blank; the tool cell is filled only on the first
     line of a row, so a reader can tell rows apart.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The table, ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     columns, rows = _table(prepare(toolset, options), options.include_descriptions)
     blocks = []
@@ -368,6 +304,7 @@ def field_rows(tool: ToolIR) -> list[tuple[str, ParamIR]]:
                  "track of."),
     language=None,
     compressed=True,
+    returns="The lines, ending with a newline (empty text for an empty toolset).",
 )
 def key_value_lines(toolset: Toolset, options: RenderOptions) -> str:
     """Render a line per tool and a line per parameter and nested field.
@@ -377,23 +314,6 @@ def key_value_lines(toolset: Toolset, options: RenderOptions) -> str:
     with paths from :func:`field_rows`, the type in words as in the Markdown table and details
     its enum values, constraints and default. `` # description`` is left out when there is no
     description. Tools are separated by a blank line.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The lines, ending with a newline (empty text for an empty toolset).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     blocks = []
     for tool in prepare(toolset, options):
@@ -494,6 +414,8 @@ def _compact_param(p: ParamIR) -> str:
     novel=True,
     lossy=True,
     compressed=True,
+    returns="One line per tool, each ending with a newline.",
+    options_doc="``include_returns`` and ``max_depth`` matter.",
 )
 def compact_signature_lines(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as one line: ``name: a:str b:int [c:bool=false] -> num``.
@@ -512,23 +434,6 @@ def compact_signature_lines(toolset: Toolset, options: RenderOptions) -> str:
 
     Descriptions are always left out (that is what makes the format lossy); return types
     follow ``options.include_returns``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        ``include_returns`` and ``max_depth`` matter.
-
-    Returns
-    -------
-    str
-        One line per tool, each ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = []
     for tool in prepare(toolset, options):
@@ -551,6 +456,7 @@ def compact_signature_lines(toolset: Toolset, options: RenderOptions) -> str:
                  "any schema has to be read."),
     language="markdown",
     novel=True,
+    returns="Markdown with two tables, ending with a newline.",
 )
 def two_stage_index(toolset: Toolset, options: RenderOptions) -> str:
     """Render an index table of the tools, then :func:`markdown_table` of the same tools.
@@ -559,23 +465,6 @@ def two_stage_index(toolset: Toolset, options: RenderOptions) -> str:
     the description (:func:`~toolform.formats._common.summary_line`); with
     ``options.include_descriptions`` False it has the tool column only. Two headings, ``##
     Index`` and ``## Details``, introduce the two tables.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Markdown with two tables, ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options)
     if options.include_descriptions:

@@ -98,28 +98,13 @@ _FLAGS = dict(family="json", default_protocol="json_object", language="json", no
                  "list of tool names, then writes the call seeing only the picked tool's full "
                  "JSON Schema. Renders the name list."),
     **_FLAGS,
+    returns="A JSON array of tool names, one per line.",
+    options_doc="Only ``max_depth`` matters for the menu.",
 )
 def names_then_schema(toolset: Toolset, options: RenderOptions) -> str:
     """Render the stage-1 menu of ``names_then_schema``: the tool names (``names_only``).
 
     Stage 2 is given by :func:`two_stage_stages` with ``selected=``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Only ``max_depth`` matters for the menu.
-
-    Returns
-    -------
-    str
-        A JSON array of tool names, one per line.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return names_only(toolset, options)
 
@@ -130,29 +115,14 @@ def names_then_schema(toolset: Toolset, options: RenderOptions) -> str:
                  "stricter second policy: no fallback when no tool is named, graded on the "
                  "full catalogue, both calls' tokens counted. Renders the name list."),
     **_FLAGS,
+    returns="A JSON array of tool names, one per line.",
+    options_doc="Only ``max_depth`` matters for the menu.",
 )
 def names_then_schema_v2(toolset: Toolset, options: RenderOptions) -> str:
     """Render the stage-1 menu of ``names_then_schema_v2``: the tool names (``names_only``).
 
     The blocks equal ``names_then_schema``'s; the variant differs in how a runner treats the
     turn (see the module docstring).
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Only ``max_depth`` matters for the menu.
-
-    Returns
-    -------
-    str
-        A JSON array of tool names, one per line.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return names_only(toolset, options)
 
@@ -163,6 +133,8 @@ def names_then_schema_v2(toolset: Toolset, options: RenderOptions) -> str:
                  "with the first line of its description; the second call sees the picked "
                  "tool's full JSON Schema. Renders the described menu."),
     **_FLAGS,
+    returns="A JSON object (``{}`` for an empty toolset).",
+    options_doc="``include_descriptions`` and ``max_depth`` matter.",
 )
 def names_desc_then_schema(toolset: Toolset, options: RenderOptions) -> str:
     """Render the stage-1 menu of ``names_desc_then_schema``.
@@ -170,23 +142,6 @@ def names_desc_then_schema(toolset: Toolset, options: RenderOptions) -> str:
     A JSON object from each tool name to the first line of its description
     (:func:`~toolform.formats._common.summary_line`, at most 160 characters), one tool per
     line; with ``options.include_descriptions`` False every value is ``""``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        ``include_descriptions`` and ``max_depth`` matter.
-
-    Returns
-    -------
-    str
-        A JSON object (``{}`` for an empty toolset).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return _names_with_descriptions(toolset, options)
 
@@ -197,28 +152,13 @@ def names_desc_then_schema(toolset: Toolset, options: RenderOptions) -> str:
                  "gold tool's full JSON Schema, as if a perfect first stage had chosen it. "
                  "Renders the name list the oracle chooses from."),
     **_FLAGS,
+    returns="A JSON array of tool names, one per line.",
+    options_doc="Only ``max_depth`` matters for the menu.",
 )
 def oracle_then_schema(toolset: Toolset, options: RenderOptions) -> str:
     """Render the menu the oracle chooses from (the tool names); no model ever sees it.
 
     The block a model sees is stage 2 of :func:`two_stage_stages` with ``gold=``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Only ``max_depth`` matters for the menu.
-
-    Returns
-    -------
-    str
-        A JSON array of tool names, one per line.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return names_only(toolset, options)
 

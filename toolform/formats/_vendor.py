@@ -64,6 +64,7 @@ def _shape_flags(default_protocol: str, **extra: Any) -> dict[str, Any]:
                  "OpenAI-style function JSON per line inside the tags."),
     **_shape_flags("tool_call_tags"),
     named_types=True,
+    returns="The preamble and the ``<tools>`` element.",
 )
 def hermes_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as the Hermes system prompt's tool section.
@@ -81,23 +82,6 @@ def hermes_tools(toolset: Toolset, options: RenderOptions) -> str:
     One chat-completions tool object per line; a known return type goes in ``"return"``, the
     key Hermes 3's template reads. A ``<tools>`` or ``</tools>`` inside a description is
     written with ``\\u003c``, so the tags stay balanced whatever the text says.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The preamble and the ``<tools>`` element.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     entries = _chat_entries(prepare(toolset, options, named_types=True))
     for entry in entries:
@@ -118,6 +102,7 @@ def hermes_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "and one OpenAI-style tool JSON per line inside the tags."),
     **_shape_flags("tool_call_tags"),
     named_types=True,
+    returns="The section.",
 )
 def qwen_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as the ``# Tools`` section of Qwen's chat template.
@@ -135,23 +120,6 @@ def qwen_tools(toolset: Toolset, options: RenderOptions) -> str:
 
     One chat-completions tool object per line (a known return type as ``"returns"``); the
     tags are kept out of the JSON as in :func:`hermes_tools`.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The section.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = [_marked_json(e, ("<tools>", "</tools>"))
              for e in _chat_entries(prepare(toolset, options, named_types=True))]
@@ -167,6 +135,7 @@ def qwen_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "four spaces."),
     **_shape_flags("tool_call_tags"),
     named_types=True,
+    returns="The marker and the array.",
 )
 def granite_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Granite ``<|tool|>`` block.
@@ -174,23 +143,6 @@ def granite_tools(toolset: Toolset, options: RenderOptions) -> str:
     Shape: ``<|tool|>`` on its own line, then a JSON array (indent 4) of function objects
     ``{"name", "description", "parameters", "returns"}`` (``returns`` when known). A
     ``<|tool|>`` inside a string is written with ``\\u003c``, so the marker appears once.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The marker and the array.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     functions = [function_entry(t) for t in prepare(toolset, options, named_types=True)]
     return "<|tool|>\n" + _marked_json(functions, ("<|tool|>",), indent=4)
@@ -203,6 +155,7 @@ def granite_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "writes it."),
     **_shape_flags("json_array"),
     named_types=True,
+    returns="One line.",
 )
 def mistral_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset between Mistral's ``[AVAILABLE_TOOLS]`` control tokens.
@@ -210,23 +163,6 @@ def mistral_tools(toolset: Toolset, options: RenderOptions) -> str:
     Shape: ``[AVAILABLE_TOOLS] [{"type": "function", "function": {...}}, ...][/AVAILABLE_TOOLS]``
     on one line (a known return type as ``"returns"``). A ``[`` opening either control token
     inside a string is written ``\\u005b``, so neither token can appear inside the JSON.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        One line.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     text = _marked_json(_chat_entries(prepare(toolset, options, named_types=True)),
                         ("[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]"))
@@ -242,6 +178,7 @@ def mistral_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "pretty-printed with an indent of four."),
     **_shape_flags("json_object"),
     named_types=True,
+    returns="The sentence and the JSON.",
 )
 def llama3_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Llama 3's JSON function list.
@@ -249,23 +186,6 @@ def llama3_tools(toolset: Toolset, options: RenderOptions) -> str:
     Shape: the sentence ``Here is a list of functions in JSON format that you can invoke.``,
     a blank line, then a JSON array (indent 4) of chat-completions tool objects (a known
     return type as ``"returns"``), as Meta's template writes them with ``tojson(indent=4)``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The sentence and the JSON.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     entries = _chat_entries(prepare(toolset, options, named_types=True))
     return ("Here is a list of functions in JSON format that you can invoke.\n\n"
@@ -279,6 +199,7 @@ def llama3_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "then each function's JSON object, indented by four, one after another."),
     **_shape_flags("json_object"),
     named_types=True,
+    returns="The sentence and the objects.",
 )
 def glaive_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Glaive's system prompt.
@@ -287,23 +208,6 @@ def glaive_tools(toolset: Toolset, options: RenderOptions) -> str:
     if required -`` then, for each tool, its function object ``{"name", "description",
     "parameters", "returns"}`` as JSON indented by four, the objects following one another
     (not in an array) as in the datasets.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The sentence and the objects.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     objects = [json.dumps(function_entry(t), ensure_ascii=False, indent=4)
                for t in prepare(toolset, options, named_types=True)]
@@ -330,6 +234,7 @@ def _mcp_entry(tool: ToolIR) -> dict[str, Any]:
     language="json",
     **_shape_flags("json_object"),
     named_types=True,
+    returns="A JSON object.",
 )
 def mcp_manifest(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as an MCP ``tools/list`` result.
@@ -338,23 +243,6 @@ def mcp_manifest(toolset: Toolset, options: RenderOptions) -> str:
     (indent 2); ``title`` only when the tool has one, ``outputSchema`` (the return type's
     JSON Schema) only when it is known. ``toolform.io.from_mcp`` loads it back to the same
     toolset.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        A JSON object.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = [_mcp_entry(t) for t in prepare(toolset, options, named_types=True)]
     return json.dumps({"tools": tools}, ensure_ascii=False, indent=2)
@@ -368,6 +256,7 @@ def mcp_manifest(toolset: Toolset, options: RenderOptions) -> str:
     language="json",
     **_shape_flags("json_object"),
     named_types=True,
+    returns="A JSON array.",
 )
 def openai_responses(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Responses API function tools.
@@ -377,23 +266,6 @@ def openai_responses(toolset: Toolset, options: RenderOptions) -> str:
     ``"returns"`` (the API has no field for it). ``strict`` is false, so the schema is shown
     as declared (strict mode would rewrite optional parameters as required nullable ones).
     ``toolform.io.from_responses`` loads it back.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        A JSON array.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     entries = []
     for tool in prepare(toolset, options, named_types=True):
@@ -462,6 +334,7 @@ def _xlam_param(p: ParamIR) -> dict[str, Any]:
                  "Python-style types ('str', 'List[int]', 'int, optional'), descriptions and "
                  "defaults, as in the APIGen data."),
     **_shape_flags("json_array"),
+    returns="The section.",
 )
 def xlam_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as xLAM's available-tools section.
@@ -480,23 +353,6 @@ def xlam_tools(toolset: Toolset, options: RenderOptions) -> str:
     fields of an object, each in the same shape), ``items`` and ``anyOf`` (structured list
     items and union options). A known return type is added as ``"returns"`` in the same
     shape.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The section.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = []
     for tool in prepare(toolset, options):
@@ -526,6 +382,7 @@ def _api_call(tool: ToolIR) -> str:
     language="jsonl",
     **_shape_flags("python_call"),
     named_types=True,
+    returns="JSON Lines.",
 )
 def gorilla_api(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as a Gorilla-style API record, one JSON object per line.
@@ -536,23 +393,6 @@ def gorilla_api(toolset: Toolset, options: RenderOptions) -> str:
     ``<type>`` and optional ones with their default; ``api_arguments`` the full JSON Schema of
     the parameters; ``functionality`` the description's first sentence; ``returns`` the
     return type's JSON Schema, when known. Empty fields are left out.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        JSON Lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = []
     for tool in prepare(toolset, options, named_types=True):
@@ -581,6 +421,7 @@ def _describe(tool: ToolIR) -> str:
                  "list of valid tool names."),
     **_shape_flags("react"),
     named_types=True,
+    returns="The listing.",
 )
 def react_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a ReAct prompt's tool list.
@@ -597,23 +438,6 @@ def react_tools(toolset: Toolset, options: RenderOptions) -> str:
     ``args`` is the full JSON Schema of the parameters on one line (so required parameters
     are listed), ``returns`` the return type's JSON Schema when known; descriptions are put
     on one line, and a tool with none is written ``name, args: ...``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The listing.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options, named_types=True)
     lines = []
@@ -634,6 +458,7 @@ def react_tools(toolset: Toolset, options: RenderOptions) -> str:
                  "the parameters' JSON Schema."),
     **_shape_flags("react"),
     named_types=True,
+    returns="One line per tool.",
 )
 def langchain_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as LangChain's ``render_text_description_and_args`` does.
@@ -644,23 +469,6 @@ def langchain_tools(toolset: Toolset, options: RenderOptions) -> str:
     the whole input schema rather than its properties alone, so required parameters are not
     lost. A known return type follows as ``, returns: {...}`` in the same spelling; a tool
     with no description is written ``name, args: ...``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        One line per tool.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = []
     for tool in prepare(toolset, options, named_types=True):
@@ -687,6 +495,7 @@ def _signature_line(tool: ToolIR) -> str:
                  "descriptions; no JSON."),
     language="xml",
     **_shape_flags("python_call", compressed=True),
+    returns="The ``<tools>`` element.",
 )
 def watt_tool_tags(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as one-line ``<tool>`` tags inside ``<tools>``.
@@ -701,23 +510,6 @@ def watt_tool_tags(toolset: Toolset, options: RenderOptions) -> str:
     ``?`` for optional keys, constraints, defaults, return type) and the descriptions of the
     tool and of each parameter with its nested fields. The text is XML-escaped, so the block
     is a well-formed XML document.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The ``<tools>`` element.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     lines = [f"<tool>{escape(xml_safe(_signature_line(t)))}</tool>"
              for t in prepare(toolset, options)]
@@ -730,6 +522,7 @@ def watt_tool_tags(toolset: Toolset, options: RenderOptions) -> str:
                  "[name(arguments)] and replaced by their result; each API is shown with that "
                  "bracketed call, typed, and a short description of it and its arguments."),
     **_shape_flags("bracket_call"),
+    returns="The introduction and one entry per tool, separated by blank lines.",
 )
 def toolformer_inline(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Toolformer-style inline APIs.
@@ -746,23 +539,6 @@ def toolformer_inline(toolset: Toolset, options: RenderOptions) -> str:
     The bracketed call is the compact signature; below it, the description and one
     ``name: description`` line per described parameter (nested fields' descriptions
     included).
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The introduction and one entry per tool, separated by blank lines.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     entries = ["You can call an API anywhere in your text by writing [API(arguments)]; the "
                "call is replaced by its result. The APIs:"]
@@ -831,6 +607,7 @@ def _command_r_tool(tool: ToolIR) -> str:
                  "the description and an Args list of 'name (type): description' lines."),
     language="markdown",
     **_shape_flags("json_array"),
+    returns="The section (Markdown with Python fences).",
 )
 def command_r_tools(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as Command R's ``## Available Tools`` section.
@@ -858,23 +635,6 @@ def command_r_tools(toolset: Toolset, options: RenderOptions) -> str:
     classes for nested objects (from the ``python_stub`` writer), and the function (required
     arguments first). A name Python cannot spell gets a valid identifier, with the true name
     in the docstring (``Tool name: math.factorial``; ``Its name in a call is `class`.``).
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        The section (Markdown with Python fences).
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     fences = [_command_r_tool(t) for t in prepare(toolset, options)]
     return "\n\n".join(["## Available Tools\nHere is a list of tools that you have available "
@@ -923,6 +683,7 @@ def _dspy_class(tool: ToolIR, writer: _PythonWriter) -> str:
                  "description, constraints and default, and a dspy.OutputField for the result."),
     language="python",
     **_shape_flags("key_value_call"),
+    returns="Python source: the imports, then the classes.",
 )
 def dspy_signature(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a Python module of DSPy signature classes.
@@ -945,23 +706,6 @@ def dspy_signature(toolset: Toolset, options: RenderOptions) -> str:
     when it declares none); a name Python cannot spell as an attribute gets a valid one and
     ``alias="true-name"``. The output field is there only when the return type is known. The
     module passes ``ast.parse``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        Python source: the imports, then the classes.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     writer = _PythonWriter()
     writer.taken.add("dspy")

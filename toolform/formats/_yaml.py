@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from ..errors import ParameterTypeError
 from ..ir import Toolset
 from ._common import function_entry, prepare, unique_name
 from ._json import lift_descriptions, minimal_entry, openapi_document
@@ -52,6 +53,7 @@ class _BlockDumper(yaml.SafeDumper):
     language="yaml",
     core=True,
     named_types=True,
+    returns="YAML text ending with a newline.",
 )
 def yaml_schema(toolset: Toolset, options: RenderOptions) -> str:
     """Render the toolset as a block-style YAML list of tool definitions.
@@ -60,23 +62,6 @@ def yaml_schema(toolset: Toolset, options: RenderOptions) -> str:
     of :meth:`ToolIR.input_schema`) and ``returns`` when known: exactly the ``function`` objects
     of ``json_schema_openai``, so ``yaml.safe_load`` of this block equals them. Keys keep their
     declaration order; no anchors or aliases are written.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        YAML text ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     entries = [function_entry(t) for t in prepare(toolset, options, named_types=True)]
     return yaml.dump(entries, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True,
@@ -142,7 +127,7 @@ def yaml_scalar(value: Any) -> str:
                 and value.lower() not in _NOT_STRINGS):
             return value
         return '"' + _ESCAPE.sub(_escape, value) + '"'
-    raise TypeError(f"not a JSON scalar: {value!r}")
+    raise ParameterTypeError(f"not a JSON scalar: {value!r}")
 
 
 def _flow(value: Any) -> str:
@@ -273,29 +258,13 @@ class YamlWriter:
     language="yaml",
     compressed=True,
     named_types=True,
+    returns="YAML text, one line per tool (``[]`` for an empty toolset), ending with a newline.",
 )
 def yaml_flow(toolset: Toolset, options: RenderOptions) -> str:
     """Render each tool as a flow mapping on one line, in a block sequence.
 
     The data are those of ``yaml_schema`` (``yaml.safe_load`` of both gives the same list);
     each tool is one ``- {name: ..., parameters: {...}}`` line.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        YAML text, one line per tool (``[]`` for an empty toolset), ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options, named_types=True)
     lines = [f"- {_flow(function_entry(t))}" for t in tools]
@@ -313,6 +282,8 @@ def yaml_flow(toolset: Toolset, options: RenderOptions) -> str:
     supports_constraints=False,
     lossy=True,
     compressed=True,
+    returns="YAML text ending with a newline.",
+    options_doc="Only ``include_returns`` and ``max_depth`` matter.",
 )
 def yaml_minimal(toolset: Toolset, options: RenderOptions) -> str:
     """Render the skeleton of ``json_minimal`` as block YAML.
@@ -320,23 +291,6 @@ def yaml_minimal(toolset: Toolset, options: RenderOptions) -> str:
     ``yaml.safe_load`` of the block equals ``json.loads`` of ``json_minimal`` for the same
     toolset and options: the same notation (a type is a kind name, ``{enum: [...]}``,
     ``{items: ...}``, ``{properties: ..., required: [...]}`` or a list of alternatives).
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Only ``include_returns`` and ``max_depth`` matter.
-
-    Returns
-    -------
-    str
-        YAML text ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return YamlWriter().dump([minimal_entry(t) for t in prepare(toolset, options)])
 
@@ -350,6 +304,7 @@ def yaml_minimal(toolset: Toolset, options: RenderOptions) -> str:
                  "as in annotated Kubernetes or Ansible files."),
     language="yaml",
     named_types=True,
+    returns="YAML text ending with a newline.",
 )
 def yaml_documented(toolset: Toolset, options: RenderOptions) -> str:
     """Render the tool definitions as block YAML with descriptions in ``#`` comments.
@@ -358,23 +313,6 @@ def yaml_documented(toolset: Toolset, options: RenderOptions) -> str:
     (:func:`~toolform.formats._json.lift_descriptions`): a tool's description is written as
     ``#`` lines above its ``- name:`` entry, a property's above its key, one comment line per
     line of the description.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        YAML text ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     tools = prepare(toolset, options, named_types=True)
     data, comments = lift_descriptions([function_entry(t) for t in tools])
@@ -419,6 +357,7 @@ def _intern(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     novel=True,
     compressed=True,
     named_types=True,
+    returns="YAML text ending with a newline.",
 )
 def yaml_anchors(toolset: Toolset, options: RenderOptions) -> str:
     """Render the tool definitions as block YAML, repeated sub-schemas as anchors and aliases.
@@ -428,23 +367,6 @@ def yaml_anchors(toolset: Toolset, options: RenderOptions) -> str:
     as compact JSON, is written as an alias of the first, which gets an anchor named after the
     key holding it. ``yaml.safe_load`` resolves the aliases, giving exactly ``yaml_schema``'s
     data.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        YAML text ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     entries = _intern([function_entry(t) for t in prepare(toolset, options, named_types=True)])
     return YamlWriter(share=True).dump(entries)
@@ -458,27 +380,11 @@ def yaml_anchors(toolset: Toolset, options: RenderOptions) -> str:
                  "operationId, summary, JSON request body) written as block YAML, the way most "
                  "REST services publish theirs."),
     language="yaml",
+    returns="YAML text ending with a newline.",
 )
 def openapi_yaml(toolset: Toolset, options: RenderOptions) -> str:
     """Render :func:`~toolform.formats._json.openapi_document` of the toolset as block YAML.
 
     ``yaml.safe_load`` of the block equals ``json.loads`` of ``openapi_json``.
-
-    Parameters
-    ----------
-    toolset : Toolset
-        The tools, in the order shown.
-    options : RenderOptions
-        Descriptions and return types are shown only when the options ask for them.
-
-    Returns
-    -------
-    str
-        YAML text ending with a newline.
-
-    Raises
-    ------
-    RenderError
-        When a tool nests past ``options.max_depth``.
     """
     return YamlWriter().dump(openapi_document(prepare(toolset, options)))

@@ -6,6 +6,7 @@ import random
 from functools import lru_cache
 from typing import Iterable, Sequence
 
+from ..errors import InvalidParameterError, ParameterTypeError
 from ..ir import GoldCall, Request, ToolIR, Toolset
 from ..tiers import tier_estimate
 from ._decoys import extra_decoys
@@ -31,7 +32,7 @@ def tool_specs() -> tuple[ToolSpec, ...]:
 
 def _check_seed(seed: int) -> None:
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+        raise ParameterTypeError(f"seed must be an int, got {type(seed).__name__}")
 
 
 def _bind(pairs: Iterable[tuple[ToolIR, Effect]], world: World) -> dict[str, Executor]:
@@ -105,12 +106,13 @@ def generated_tasks(seed: int = 0, *, samples: int = 1, tiers: Sequence[int] | N
     """
     _check_seed(seed)
     if samples < 1:
-        raise ValueError(f"samples must be at least 1, got {samples}")
+        raise InvalidParameterError(f"samples must be at least 1, got {samples}")
     bad_tiers = set(tiers or ()) - {1, 2, 3, 4, 5}
     bad_styles = set(styles or ()) - set(STYLES)
     if bad_tiers or bad_styles:
-        raise ValueError(f"unknown tiers {sorted(bad_tiers)} or styles {sorted(bad_styles)}; "
-                         f"tiers are 1-5, styles are {STYLES}")
+        raise InvalidParameterError(
+            f"unknown tiers {sorted(bad_tiers)} or styles {sorted(bad_styles)}; "
+            f"tiers are 1-5, styles are {STYLES}")
     shown = toolset if toolset is not None else generated_toolset(seed)
     source = f"toolform.generator seed={seed}"
     out: list[Request] = []
@@ -179,11 +181,11 @@ def decoy_catalogue(n_tools: int, seed: int = 0,
     known = {sp.tool.name: sp for sp in tool_specs()}
     unknown = [t for t in targets if t not in known]
     if unknown:
-        raise ValueError(f"targets {unknown} are not generated tools")
+        raise InvalidParameterError(f"targets {unknown} are not generated tools")
     limit = max_catalogue_size()
     if not max(1, len(targets)) <= n_tools <= limit:
-        raise ValueError(f"n_tools must be between {max(1, len(targets))} and {limit}, "
-                         f"got {n_tools}")
+        raise InvalidParameterError(f"n_tools must be between {max(1, len(targets))} and {limit}, "
+                                    f"got {n_tools}")
     pool = [pair for pair in _decoy_pool(seed) if pair[0].name not in targets]
     chosen = pool[:n_tools - len(targets)]
     rng = random.Random(f"place/{seed}/{n_tools}/{','.join(targets)}")

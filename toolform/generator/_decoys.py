@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..ir import ToolIR
-from ._spec import Effect, e, i, p, s
+from ._spec import Effect, enum, integer, param, string
 
 # service, resource (singular id, label), its two descriptive fields (name, description)
 _RESOURCES: tuple[tuple[str, str, str, tuple[tuple[str, str], tuple[str, str]]], ...] = (
@@ -123,24 +123,24 @@ def _build(service: str, rid: str, label: str, fields: tuple[tuple[str, str], ..
     table = _plural(rid)
     labels = _plural(label)
     if verb == "list":
-        params = (p("limit", i(1, 100), "Most rows to return.", default=20),)
+        params = (param("limit", integer(1, 100), "Most rows to return.", default=20),)
         return (ToolIR(f"list_{table}", f"List {labels} in {service}.", params),
                 Effect("read", table))
     if verb == "get":
         return (ToolIR(f"get_{rid}", f"Get one {label} from {service} by id.",
-                       (p(key, s(), f"The {label}'s id."),)),
+                       (param(key, string(), f"The {label}'s id."),)),
                 Effect("read", table, (key,)))
     if verb == "create":
-        params = tuple(p(name, s(), desc) for name, desc in fields)
+        params = tuple(param(name, string(), desc) for name, desc in fields)
         return (ToolIR(f"create_{rid}", f"Create a {label} in {service}.", params),
                 Effect("create", table))
     if verb == "update":
-        params = (p(key, s(), f"The {label}'s id."),
-                  p("status", e("active", "paused", "archived"), "New status."))
+        params = (param(key, string(), f"The {label}'s id."),
+                  param("status", enum("active", "paused", "archived"), "New status."))
         return (ToolIR(f"update_{rid}", f"Change the status of a {label} in {service}.",
                        params), Effect("update", table, (key,)))
     return (ToolIR(f"delete_{rid}", f"Delete a {label} from {service}.",
-                   (p(key, s(), f"The {label}'s id."),)),
+                   (param(key, string(), f"The {label}'s id."),)),
             Effect("delete", table, (key,)))
 
 

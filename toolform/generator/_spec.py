@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ..errors import InvalidParameterError
 from ..ir import NO_DEFAULT, ParamIR, ToolIR, TypeIR
 
 #: Effect actions an executor knows.
@@ -44,9 +45,10 @@ class Effect:
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
-            raise ValueError(f"effect action must be one of {ACTIONS}, got {self.action!r}")
+            raise InvalidParameterError(
+                f"effect action must be one of {ACTIONS}, got {self.action!r}")
         if self.action in ("update", "delete") and not self.keys:
-            raise ValueError(f"a {self.action} effect needs a key argument")
+            raise InvalidParameterError(f"a {self.action} effect needs a key argument")
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class Ask:
 
     def __post_init__(self) -> None:
         if self.style not in STYLES:
-            raise ValueError(f"ask style must be one of {STYLES}, got {self.style!r}")
+            raise InvalidParameterError(f"ask style must be one of {STYLES}, got {self.style!r}")
 
 
 @dataclass(frozen=True)
@@ -125,47 +127,47 @@ class Domain:
 
 # -- compact constructors for the data module -------------------------------------------------
 
-def s(**constraints: Any) -> TypeIR:
+def string(**constraints: Any) -> TypeIR:
     """A string type (``format``, ``pattern``, lengths as keywords)."""
     return TypeIR("string", **constraints)
 
 
-def i(minimum: float | None = None, maximum: float | None = None) -> TypeIR:
+def integer(minimum: float | None = None, maximum: float | None = None) -> TypeIR:
     """An integer type with optional bounds."""
     return TypeIR("integer", minimum=minimum, maximum=maximum)
 
 
-def n(minimum: float | None = None, maximum: float | None = None) -> TypeIR:
+def number(minimum: float | None = None, maximum: float | None = None) -> TypeIR:
     """A number type with optional bounds."""
     return TypeIR("number", minimum=minimum, maximum=maximum)
 
 
-def b() -> TypeIR:
+def boolean() -> TypeIR:
     """A boolean type."""
     return TypeIR("boolean")
 
 
-def e(*values: Any) -> TypeIR:
+def enum(*values: Any) -> TypeIR:
     """An enum of the given values."""
     return TypeIR("enum", values=values)
 
 
-def arr(items: TypeIR, **constraints: Any) -> TypeIR:
+def array_of(items: TypeIR, **constraints: Any) -> TypeIR:
     """An array of ``items`` (``min_items``/``max_items`` as keywords)."""
     return TypeIR("array", items=items, **constraints)
 
 
-def obj(*fields: ParamIR) -> TypeIR:
+def object_of(*fields: ParamIR) -> TypeIR:
     """An object with the given fields and no other keys."""
     return TypeIR("object", fields=fields, additional=False)
 
 
-def u(*options: TypeIR) -> TypeIR:
+def union(*options: TypeIR) -> TypeIR:
     """A union of the given types."""
     return TypeIR("union", options=options)
 
 
-def p(name: str, type_: TypeIR, description: str, default: Any = NO_DEFAULT,
+def param(name: str, type_: TypeIR, description: str, default: Any = NO_DEFAULT,
       optional: bool = False) -> ParamIR:
     """A parameter; giving a ``default`` or ``optional=True`` makes it optional."""
     return ParamIR(name, type_, description, required=not optional and default is NO_DEFAULT,

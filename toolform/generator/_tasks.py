@@ -13,6 +13,7 @@ import random
 import re
 from typing import Any
 
+from ..errors import InvalidParameterError
 from ..ir import ToolCall, TypeIR
 from ._domains import DOMAINS
 from ._pools import POOLS, RECORDS
@@ -35,7 +36,7 @@ def parse_path(path: str) -> Path:
         When the path is not names joined by dots with optional ``[index]`` parts.
     """
     if not _PATH.fullmatch(path):
-        raise ValueError(f"bad argument path {path!r}")
+        raise InvalidParameterError(f"bad argument path {path!r}")
     return tuple(m.group(1) if m.group(1) else int(m.group(2)) for m in _TOKEN.finditer(path))
 
 
@@ -59,13 +60,13 @@ def resolve_type(root: TypeIR, path: Path) -> TypeIR:
     for tok in path:
         if isinstance(tok, int):
             if t.kind != "array" or t.items is None:
-                raise ValueError(f"index [{tok}] into a {t.kind}")
+                raise InvalidParameterError(f"index [{tok}] into a {t.kind}")
             t = t.items
             continue
         candidates = [t] if t.kind == "object" else [o for o in t.options if o.kind == "object"]
         field = next((f for c in candidates for f in c.fields if f.name == tok), None)
         if field is None:
-            raise ValueError(f"no field {tok!r} here")
+            raise InvalidParameterError(f"no field {tok!r} here")
         t = field.type
     return t
 
@@ -75,7 +76,7 @@ def _table_values(spec: ToolSpec, ref: str) -> tuple[Any, ...]:
     for dom in DOMAINS:
         if table in dom.tables:
             return tuple(dict.fromkeys(r[column] for r in dom.tables[table] if column in r))
-    raise ValueError(f"tool {spec.tool.name}: pool {ref!r} names no state table")
+    raise InvalidParameterError(f"tool {spec.tool.name}: pool {ref!r} names no state table")
 
 
 def _pool_for(spec: ToolSpec, path: Path, leaf: TypeIR) -> tuple[Any, ...] | None:
@@ -87,7 +88,7 @@ def _pool_for(spec: ToolSpec, path: Path, leaf: TypeIR) -> tuple[Any, ...] | Non
             return POOLS[name]
         if "." in name:
             return _table_values(spec, name)
-        raise ValueError(f"tool {spec.tool.name}: unknown pool {name!r}")
+        raise InvalidParameterError(f"tool {spec.tool.name}: unknown pool {name!r}")
     if str(path[-1]) in POOLS:
         return POOLS[str(path[-1])]
     scalar = leaf.items if leaf.kind == "array" and leaf.items is not None else leaf
@@ -114,7 +115,7 @@ def _record_value(spec: ToolSpec, ref: str, path: Path, rng: random.Random,
                   rows: dict[tuple[Any, ...], dict[str, Any]]) -> Any:
     name, column = ref.split(":", 1)
     if name not in RECORDS or column not in RECORDS[name][0]:
-        raise ValueError(f"tool {spec.tool.name}: unknown record column {ref!r}")
+        raise InvalidParameterError(f"tool {spec.tool.name}: unknown record column {ref!r}")
     # top-level slots share one row; nested ones share it per top-level parameter and index
     group = (name, *(path[:1] + tuple(t for t in path if isinstance(t, int)))) \
         if len(path) > 1 else (name,)
@@ -134,7 +135,8 @@ def _slot_value(spec: ToolSpec, path: Path, rng: random.Random,
     leaf = resolve_type(spec.tool.input_type, path)
     pool = _pool_for(spec, path, leaf)
     if pool is None:
-        raise ValueError(f"tool {spec.tool.name}: no value pool for slot {_pool_key(path)!r}")
+        raise InvalidParameterError(
+            f"tool {spec.tool.name}: no value pool for slot {_pool_key(path)!r}")
     seen = used.setdefault(pool, set())
     if leaf.kind == "array":
         count = max(leaf.min_items or 1, 2 if len(pool) > 2 else 1)
@@ -187,7 +189,7 @@ def fill(spec: ToolSpec, ask: Ask, rng: random.Random) -> tuple[str, ToolCall]:
     slots = slot_paths(ask)
     overlap = set(slots) & set(ask.fixed)
     if overlap:
-        raise ValueError(f"tool {spec.tool.name}: {sorted(overlap)} both slot and fixed")
+        raise InvalidParameterError(f"tool {spec.tool.name}: {sorted(overlap)} both slot and fixed")
     used: dict[tuple[Any, ...], set[Any]] = {}
     rows: dict[tuple[Any, ...], dict[str, Any]] = {}
     values = {slot: _slot_value(spec, parse_path(slot), rng, used, rows) for slot in slots}
@@ -196,7 +198,8 @@ def fill(spec: ToolSpec, ask: Ask, rng: random.Random) -> tuple[str, ToolCall]:
         resolve_type(spec.tool.input_type, parse_path(path))
         _put(arguments, parse_path(path), value)
     if _has_gap(arguments):
-        raise ValueError(f"tool {spec.tool.name}: phrasing {ask.text!r} leaves an array hole")
+        raise InvalidParameterError(
+            f"tool {spec.tool.name}: phrasing {ask.text!r} leaves an array hole")
     text = _SLOT.sub(lambda m: say(values[m.group(1)]), ask.text)
     return text, ToolCall(spec.tool.name, arguments)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from ..errors import GradingError
+from ..errors import GradingError, InvalidParameterError
 from ..ir import GoldCall, ToolCall, ToolIR, Toolset, TypeIR
 from ._domains import DOMAINS
 from ._spec import Effect
@@ -37,7 +37,7 @@ def _initial_tables_json() -> str:
     for dom in DOMAINS:
         for name, rows in dom.tables.items():
             if name in tables:
-                raise ValueError(f"state table {name!r} is declared by two domains")
+                raise InvalidParameterError(f"state table {name!r} is declared by two domains")
             tables[name] = [dict(r) for r in rows]
     return json.dumps(tables, sort_keys=True, ensure_ascii=False)
 
@@ -152,8 +152,8 @@ def _check_arguments(tool: ToolIR, arguments: Mapping[str, Any]) -> None:
         _VALIDATORS[id(tool)] = cached
     error = jsonschema.exceptions.best_match(cached[1].iter_errors(dict(arguments)))
     if error is not None:
-        raise ValueError(f"{tool.name}: arguments do not match the input schema at "
-                         f"{error.json_path}: {error.message}")
+        raise InvalidParameterError(f"{tool.name}: arguments do not match the input schema at "
+                                    f"{error.json_path}: {error.message}")
 
 
 def _find(rows: list[dict[str, Any]], key: str, value: Any) -> int | None:

@@ -22,9 +22,9 @@ from ._typescript import from_typescript
 from ._vendors import (from_anthropic, from_bfcl, from_mcp, from_openai, to_anthropic, to_mcp,
                        to_openai)
 
-__all__ = sorted([
+__all__ = [
     "detect_kind", "export_tools", "from_anthropic", "from_bfcl", "from_ir", "from_mcp",
     "from_openai", "from_python", "from_responses", "from_typescript", "json_schema_to_params",
     "json_schema_to_type", "load_mcp", "load_mcp_async", "load_tools", "save_tools",
     "to_anthropic", "to_ir", "to_mcp", "to_openai", "to_responses", "tool",
-])
+]

@@ -17,7 +17,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import LoaderError, MissingDependencyError
+from ..errors import InvalidParameterError, LoaderError, MissingDependencyError
 from ..ir import Toolset
 from ._vendors import from_mcp
 
@@ -42,8 +42,9 @@ async def load_mcp_async(command: Sequence[str], env: Mapping[str, str] | None =
                          timeout: float = 60.0) -> Toolset:
     """Coroutine form of :func:`load_mcp` (same parameters, same result)."""
     if isinstance(command, str) or not command:
-        raise ValueError("command must be a non-empty list such as ['npx', '-y', 'pkg'], got "
-                         f"{command!r}")
+        raise InvalidParameterError(
+            "command must be a non-empty list such as ['npx', '-y', 'pkg'], got "
+            f"{command!r}")
     mcp, params_cls, default_env, stdio_client = _sdk()
     label = shlex.join(command)
     params = params_cls(command=command[0], args=list(command[1:]),

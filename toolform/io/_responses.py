@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..errors import InvalidParameterError
 from ..ir import ParamIR, ToolIR, Toolset, TypeIR
 from ._jsonschema import Where, child, describe, json_schema_to_params
 from ._vendors import read_toolset
@@ -76,11 +77,13 @@ def from_responses(obj: Any, source: str = "<object>") -> Toolset:
 
 def _strict_type(t: TypeIR, tool: str, path: str) -> TypeIR:
     if t.kind == "any":
-        raise ValueError(f"tool {tool!r}: {path} has no type, which strict mode cannot express")
+        raise InvalidParameterError(
+            f"tool {tool!r}: {path} has no type, which strict mode cannot express")
     if t.kind == "object":
         if not t.fields:
-            raise ValueError(f"tool {tool!r}: {path} is a free-form object, which strict mode "
-                             f"cannot express")
+            raise InvalidParameterError(
+                f"tool {tool!r}: {path} is a free-form object, which strict mode "
+                f"cannot express")
         return replace(t, fields=_strict_params(t.fields, tool, path), additional=False)
     if t.kind == "array" and t.items is not None:
         return replace(t, items=_strict_type(t.items, tool, f"{path}[]"))

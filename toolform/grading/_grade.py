@@ -1,52 +1,8 @@
-"""Grading: do a reply's calls match the gold calls, under the study's three rules.
-
-The rules differ only in which calls are looked at (``toolform.protocols._parse``):
-
-* ``as_written``: the calls exactly as the parser read them; tool names must match exactly.
-* ``main``: names differing from a tool only by case or separators are accepted; flat
-  arguments are re-nested into their object parameter for text-valued protocols only
-  (``xml_call``, ``nl_intent``), whose values arrive as text anyway.
-* ``symmetric``: the same name repair, and re-nesting for every protocol.
-
-Every rule then compares values the same way. The numbered points, each with a hand-checked
-test in ``tests/test_grading.py``:
-
-1. Tool names: exact under ``as_written``; case- and separator-resolved names are accepted
-   under ``main`` and ``symmetric``; a nearest-name resolution (``get_wether``) is never
-   accepted.
-2. Types: text values are typed from the schema inside the parser, for text-valued protocols
-   only. A typed protocol (JSON, Python) writing ``"5"`` for an integer is wrong.
-3. Strings: enum values compare case-insensitively (``"Celsius"`` matches ``"celsius"``);
-   every other string compares exactly.
-4. Numbers: integers and floats compare by value (``5`` matches ``5.0``); a float matches
-   within a relative tolerance of 1e-6. Booleans are not numbers.
-5. Omissions: an absent argument matches when the gold call lists it in ``may_omit``, or when
-   one of its gold values equals the parameter's declared default. An explicit value equal to
-   the declared default matches a gold call that leaves the argument out.
-6. Extras: an argument the gold call does not list is wrong unless it equals its declared
-   default; an argument the tool's schema does not declare is always wrong.
-7. Parallel calls: reply calls and gold calls are matched as multisets (order-free), each
-   gold call to a distinct reply call; the counts must be equal.
-8. An empty gold list and no call in the reply is correct (a right abstention).
-9. Nested objects are compared key by key with points 3 to 6 (declared field defaults count);
-   arrays element by element, in order, with equal lengths.
-
-``schema_valid`` is separate from ``correct``: every call validates (``jsonschema-rs``, draft
-2020-12) against its tool's input schema (:func:`validate_arguments`, the one schema check; a
-call to an unknown tool is not valid). With no call it is True. It is None, never False, when a
-validator cannot run (a ``pattern`` its regex engine rejects or gives up on, a ``$ref`` that
-resolves nowhere): that is a failure of the instrument, not of the call, and
-``Verdict.schema_issue`` says what happened. ``schema_issue`` also lists, for an invalid call,
-each problem with its path in the arguments (``get_weather: days: expected integer, got the
-string '5'``).
-"""
+"""Grading one reply: compare the calls a rule selects with the gold calls, and check them
+against each tool's input schema (the numbered points are in the package docstring)."""
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import importlib
-import importlib.metadata
 import json
 import math
 import re
@@ -55,21 +11,29 @@ import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import jsonschema_rs
 
-from .errors import GradingError, SchemaValidatorError
-from .ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
-from .protocols._common import RULES
-from .protocols import ParsedReply, get_protocol, parse_reply
-from .protocols._parse import repair_calls, select_calls
+from ..errors import GradingError, SchemaValidatorError
+from ..ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
+from ..protocols import ParsedReply, get_protocol, parse_reply
+from ..protocols._parse import repair_calls, select_calls
+from ._rules import RULES, check_rule
 
-__all__ = ["ArgumentProblem", "FLOAT_TOLERANCE", "RULES", "VERDICT_LIBRARIES", "VERDICT_MODULES",
-           "Verdict", "call_schema_valid", "calls_under_rule", "grade", "grade_all",
-           "grade_rules", "grading_version", "schema_check", "unmatched_gold",
-           "validate_arguments"]
+__all__ = [
+    "ArgumentProblem",
+    "FLOAT_TOLERANCE",
+    "Verdict",
+    "call_schema_valid",
+    "calls_under_rule",
+    "grade",
+    "grade_all",
+    "grade_rules",
+    "schema_check",
+    "unmatched_gold",
+    "validate_arguments",
+]
 
 #: Relative tolerance for float comparison (point 4).
 FLOAT_TOLERANCE = 1e-6
@@ -240,8 +204,9 @@ def calls_under_rule(parsed_or_calls: Any, toolset: Toolset, rule: str) -> tuple
     Raises
     ------
     GradingError
-        When ``parsed_or_calls`` is neither.
+        When ``parsed_or_calls`` is neither, or ``rule`` is not one of :data:`RULES`.
     """
+    check_rule(rule)
     if isinstance(parsed_or_calls, ParsedReply):
         base = parsed_or_calls.calls_as_written
         source = parsed_or_calls.source_protocol
@@ -608,8 +573,7 @@ def grade(parsed_or_calls: ParsedReply | Sequence[ToolCall] | ToolCall,
         For an unknown rule, a gold call naming a tool or argument the toolset does not have,
         an argument that accepts no value and may not be left out, or inputs of the wrong type.
     """
-    if rule not in RULES:
-        raise GradingError(f"unknown grading rule {rule!r}; expected one of {list(RULES)}")
+    check_rule(rule)
     return _grade_calls(calls_under_rule(parsed_or_calls, toolset, rule),
                         _gold_calls(gold, toolset), toolset)
 
@@ -716,47 +680,3 @@ def grade_rules(parsed: ParsedReply, gold: Sequence[GoldCall | ToolCall] | GoldC
         verdicts[rule] = same or _grade_calls(calls, golds, toolset)
         graded.append((calls, verdicts[rule]))
     return verdicts
-
-
-# -- version --------------------------------------------------------------------------------------
-#: The modules whose code decides a turn's verdicts: the IR (the schema validated against), every
-#: parser, the graders, and the end-state check of simulated worlds.
-VERDICT_MODULES = ("toolform.ir", "toolform.protocols", "toolform.grading",
-                   "toolform.possible_answers", "toolform.generator._world")
-#: The libraries those modules read replies and validate calls with.
-VERDICT_LIBRARIES = ("defusedxml", "jsonschema", "jsonschema-rs", "PyYAML")
-
-
-@functools.cache
-def grading_version() -> str:
-    """A stamp of the code that turns a reply into verdicts; it changes when that code does.
-
-    The SHA-256 of the source of :data:`VERDICT_MODULES` (every file of a package, line endings
-    normalised) and the installed versions of :data:`VERDICT_LIBRARIES`. ``run_cells`` stores it
-    on every turn; a resumed run re-grades the stored replies of turns whose stamp differs,
-    without asking the model again. A change that moves no verdict (a comment) changes the stamp
-    too: re-grading is cheap, and a stale verdict is not.
-
-    Returns
-    -------
-    str
-        16 hexadecimal digits.
-    """
-    digest = hashlib.sha256()
-    for name in VERDICT_MODULES:
-        module = importlib.import_module(name)
-        root = Path(module.__file__).parent if hasattr(module, "__path__") else None
-        files = sorted(root.rglob("*.py")) if root else [Path(module.__file__)]
-        for path in files:
-            digest.update(f"{name}:{path.relative_to(root) if root else path.name}\n".encode())
-            digest.update(path.read_bytes().replace(b"\r\n", b"\n"))
-    for library in VERDICT_LIBRARIES:
-        digest.update(f"{library}=={_installed(library)}\n".encode())
-    return digest.hexdigest()[:16]
-
-
-def _installed(distribution: str) -> str:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
