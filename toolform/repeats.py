@@ -24,6 +24,7 @@ from typing import Sequence
 
 import pandas as pd
 
+from .errors import InvalidParameterError
 from .ir import Request
 
 __all__ = ["REPEAT_MARK", "expand_repeats", "repeat_summary", "split_repeats"]
@@ -55,13 +56,13 @@ def expand_repeats(requests: Sequence[Request], repeats: int) -> list[Request]:
         When ``repeats`` is below 1, or an id already carries a repeat mark.
     """
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
-        raise ValueError(f"repeats must be an integer of at least 1, got {repeats!r}")
+        raise InvalidParameterError(f"repeats must be an integer of at least 1, got {repeats!r}")
     requests = list(requests)
     if repeats == 1:
         return requests
     marked = [r.id for r in requests if _REPEAT_ID.match(r.id)]
     if marked:
-        raise ValueError(f"expand_repeats: request ids already carry a repeat mark "
+        raise InvalidParameterError(f"expand_repeats: request ids already carry a repeat mark "
                          f"({REPEAT_MARK}): {marked[:3]}")
     return [replace(r, id=f"{r.id}{REPEAT_MARK}{i}") for r in requests for i in range(repeats)]
 
@@ -86,7 +87,7 @@ def split_repeats(turns: pd.DataFrame) -> pd.DataFrame:
         When the frame has no ``request_id`` column.
     """
     if "request_id" not in turns.columns:
-        raise ValueError("split_repeats: the frame has no 'request_id' column")
+        raise InvalidParameterError("split_repeats: the frame has no 'request_id' column")
     found = turns["request_id"].astype(str).str.extract(_REPEAT_ID)
     out = turns.copy()
     plain = found["base"].isna()

@@ -36,7 +36,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import pandas as pd
 
 from .cost import Price, cost_of, get_price
-from .errors import DatasetError, StaleVerdictWarning
+from .errors import DatasetError, InvalidParameterError, StaleVerdictWarning
 from .executors import Executor, LocalExecutor, Outcome, get_executor
 from .executors._base import recording
 from .formats import get_format
@@ -401,7 +401,7 @@ def _clients_by_model(client: Any, models: Sequence[str], runner: Executor) -> d
         clients = {model: client for model in models}
     missing = [m for m in models if m not in clients]
     if missing and isinstance(runner, LocalExecutor):
-        raise ValueError(f"no client for model(s) {missing}: pass client={{model: client}} "
+        raise InvalidParameterError(f"no client for model(s) {missing}: pass client={{model: client}} "
                          f"with one for each (got {sorted(clients)})")
     return clients
 

@@ -285,6 +285,12 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     if search not in SEARCHES:
         raise InvalidParameterError(f"search must be one of {SEARCHES}; got {search!r}")
     rules = tuple(rules)
+    if not rules:
+        raise GradingError(f"rules must be a non-empty selection of {list(GRADINGS)}; got none")
+    for rule in rules:
+        check_rule(rule, GRADINGS, parameter="rules")
+    pool = expand_repeats(select_requests(requests, n_requests if n_requests is not None
+                                          else 10 ** 9, seed), repeats)
     ids = [r.id for r in pool]
     if len(set(ids)) != len(ids):
         raise InvalidParameterError(

@@ -494,7 +494,7 @@ GAP_BINS = (0.0, 0.5, 1.0, 2.0, 4.0, math.inf)
 
 def _regret_column(truth: str) -> str:
     if truth not in ("population", "pool"):
-        raise ValueError(f"truth must be 'population' or 'pool'; got {truth!r}")
+        raise InvalidParameterError(f"truth must be 'population' or 'pool'; got {truth!r}")
     return "regret" if truth == "population" else "pool_regret"
 
 

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from .. import _jsontext as jsontext
-from ..errors import MissingDependencyError
+from ..errors import InvalidParameterError, MissingDependencyError
 from ._base import Completion
 from ._openai_compat import _count, post_escaped
 from ._policy import (MalformedReply, RetryPolicy, call_with_retries, excerpt, read_json_body,
@@ -96,7 +96,7 @@ class AnthropicClient:
                  max_concurrency: int = 4) -> None:
         anthropic = _sdk()
         if max_concurrency < 1:
-            raise ValueError(f"max_concurrency must be >= 1, got {max_concurrency!r}")
+            raise InvalidParameterError(f"max_concurrency must be >= 1, got {max_concurrency!r}")
         self.model = model
         self.temperature = temperature
         self.send_temperature = send_temperature

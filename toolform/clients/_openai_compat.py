@@ -12,7 +12,7 @@ from typing import Any
 import openai
 
 from .. import _jsontext as jsontext
-
+from ..errors import InvalidParameterError
 from ._base import Completion
 from ._policy import (MalformedReply, RetryPolicy, call_with_retries, excerpt, read_json_body,
                       resolve_policy)
@@ -89,9 +89,9 @@ class OpenAICompatClient:
                  retry_policy: RetryPolicy | None = None, extra_body: dict[str, Any] | None = None,
                  max_concurrency: int = 4, enable_thinking: bool | None = None) -> None:
         if max_concurrency < 1:
-            raise ValueError(f"max_concurrency must be >= 1, got {max_concurrency!r}")
+            raise InvalidParameterError(f"max_concurrency must be >= 1, got {max_concurrency!r}")
         if enable_thinking is not None and not isinstance(enable_thinking, bool):
-            raise ValueError(f"enable_thinking must be True, False or None, got "
+            raise InvalidParameterError(f"enable_thinking must be True, False or None, got "
                              f"{enable_thinking!r}")
         self.base_url = base_url
         self.model = model

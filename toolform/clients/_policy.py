@@ -23,7 +23,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Mapping, TypeVar
 
-from ..errors import ModelServerError
+from ..errors import InvalidParameterError, ModelServerError
 
 __all__ = ["DEFAULT_RETRY_POLICY", "MalformedReply", "RetryPolicy", "call_with_retries",
            "excerpt", "read_json_body", "resolve_policy", "retry_after_s"]
@@ -110,11 +110,11 @@ class RetryPolicy:
         ]
         for name, ok, allowed in checks:
             if not ok:
-                raise ValueError(f"RetryPolicy.{name} must be {allowed}, got "
+                raise InvalidParameterError(f"RetryPolicy.{name} must be {allowed}, got "
                                  f"{getattr(self, name)!r}")
         statuses = frozenset(self.retry_statuses)
         if not all(isinstance(s, int) and 400 <= s < 500 for s in statuses):
-            raise ValueError(f"RetryPolicy.retry_statuses must hold 4xx statuses (5xx are always "
+            raise InvalidParameterError(f"RetryPolicy.retry_statuses must hold 4xx statuses (5xx are always "
                              f"retried), got {sorted(self.retry_statuses)!r}")
         object.__setattr__(self, "retry_statuses", statuses)
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _jsontext as jsontext
-from ..errors import CassetteMissError, DatasetError
+from ..errors import CassetteMissError, DatasetError, InvalidParameterError
 from ..journal import set_aside_torn_tail
 from ._base import ChatClient, Completion
 from ._policy import RetryPolicy
@@ -139,16 +139,16 @@ class ReplayClient:
     def __init__(self, cassette: str | os.PathLike[str], inner: ChatClient | None = None, *,
                  mode: str = "auto", model: str | None = None, pace_s: float = 0.0) -> None:
         if mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+            raise InvalidParameterError(f"mode must be one of {MODES}, got {mode!r}")
         if not pace_s >= 0:
-            raise ValueError(f"pace_s must be zero or more seconds, got {pace_s!r}")
+            raise InvalidParameterError(f"pace_s must be zero or more seconds, got {pace_s!r}")
         if inner is None and mode != "replay":
-            raise ValueError(f"mode {mode!r} needs an inner client to ask; pass inner=...")
+            raise InvalidParameterError(f"mode {mode!r} needs an inner client to ask; pass inner=...")
         if inner is not None and model is not None and model != inner.model:
-            raise ValueError(f"model {model!r} differs from the inner client's {inner.model!r}")
+            raise InvalidParameterError(f"model {model!r} differs from the inner client's {inner.model!r}")
         resolved = model if model is not None else getattr(inner, "model", None)
         if not resolved:
-            raise ValueError("a replay-only client needs model=... to compute request keys")
+            raise InvalidParameterError("a replay-only client needs model=... to compute request keys")
         self.model: str = resolved
         self.inner = inner
         self.mode = mode

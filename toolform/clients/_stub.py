@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Union
 
-from ..errors import ModelServerError
+from ..errors import InvalidParameterError, ModelServerError, ParameterTypeError
 from ._base import Completion
 
 __all__ = ["StubClient", "StubReply", "StubServer"]
@@ -34,7 +34,7 @@ def _answer(responder: Responder, messages: list, tools: Any) -> dict[str, Any]:
         return {"content": out, "tool_calls": None}
     if isinstance(out, dict):
         return {"content": out.get("content"), "tool_calls": out.get("tool_calls") or None}
-    raise TypeError(f"a stub responder returns a str or a message dict, got {type(out).__name__}")
+    raise ParameterTypeError(f"a stub responder returns a str or a message dict, got {type(out).__name__}")
 
 
 class StubClient:
@@ -64,7 +64,7 @@ class StubClient:
     def __init__(self, responder: Responder = "OK", *, model: str = "stub-model",
                  fail_when: Callable[[list], bool] | None = None, latency_s: float = 0.0) -> None:
         if not latency_s >= 0:
-            raise ValueError(f"latency_s must be zero or more seconds, got {latency_s!r}")
+            raise InvalidParameterError(f"latency_s must be zero or more seconds, got {latency_s!r}")
         self.responder = responder
         self.model = model
         self.fail_when = fail_when

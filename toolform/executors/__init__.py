@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping, Protocol, Sequence, runtime_checkable
 
+from ..errors import InvalidParameterError
 from ._base import Outcome
 from ._batch import (BatchExecutor, import_batch_output, read_batch_output,
                      write_batch_input)
@@ -52,6 +53,6 @@ def get_executor(executor: Executor | str | None, *, max_concurrency: int = 4) -
     if executor is None or executor == "local":
         return LocalExecutor(max_concurrency)
     if isinstance(executor, str):
-        raise ValueError(f"executor {executor!r}: pass 'local', or a RayExecutor(...) or "
+        raise InvalidParameterError(f"executor {executor!r}: pass 'local', or a RayExecutor(...) or "
                          "BatchExecutor(...) with its settings")
     return executor

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from ..errors import InvalidParameterError
 from ._base import Outcome
 
 __all__ = ["RayExecutor"]
@@ -92,7 +93,7 @@ class RayExecutor:
                  init_options: dict[str, Any] | None = None) -> None:
         self.endpoints = {model: list(urls) for model, urls in endpoints.items()}
         if not all(self.endpoints.values()):
-            raise ValueError(f"every model needs at least one base URL, got {self.endpoints}")
+            raise InvalidParameterError(f"every model needs at least one base URL, got {self.endpoints}")
         self.per_endpoint = max(1, int(per_endpoint))
         n_endpoints = sum(len(urls) for urls in self.endpoints.values())
         self.max_in_flight = max_in_flight or self.per_endpoint * n_endpoints
@@ -112,7 +113,7 @@ class RayExecutor:
 
         missing = sorted({t.cell.model for t in turns} - set(self.endpoints))
         if missing:
-            raise ValueError(f"RayExecutor has no endpoints for model(s) {missing}; "
+            raise InvalidParameterError(f"RayExecutor has no endpoints for model(s) {missing}; "
                              f"it has {sorted(self.endpoints)}")
         if not turns:
             return

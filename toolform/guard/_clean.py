@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import InvalidParameterError
 from ..ir import Toolset
 from ._fields import REMOVE, FieldText, iter_fields, rebuild_toolset
 from ._concealment import invisible_spans
@@ -164,7 +165,7 @@ def clean_toolset(toolset: Toolset,
         When ``mode`` is not one of :data:`CLEAN_MODES`.
     """
     if mode not in CLEAN_MODES:
-        raise ValueError(f"mode must be one of {CLEAN_MODES}, got {mode!r}")
+        raise InvalidParameterError(f"mode must be one of {CLEAN_MODES}, got {mode!r}")
     names = tuple(toolset.names)
     high = _high_rules(scan_toolset(toolset))
     edits: dict[str, Any] = {}

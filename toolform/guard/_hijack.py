@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ..errors import InvalidParameterError
 from ..ir import Request, Toolset
 from ..repeats import expand_repeats
 
@@ -247,15 +248,15 @@ def hijack_experiment(requests: Sequence[Request], client: Any, formats: Sequenc
     from ._scan import scan_toolset
 
     if not requests or not formats:
-        raise ValueError("hijack_experiment needs at least one request and one format")
+        raise InvalidParameterError("hijack_experiment needs at least one request and one format")
     if sentinel is None:
         found = (DEFAULT_SENTINEL if sentence == DEFAULT_SENTENCE
                  else next(iter(_CODE_TOKEN.findall(sentence)), None))
         if found is None:
-            raise ValueError(f"no sentinel value found in {sentence!r}; pass sentinel=...")
+            raise InvalidParameterError(f"no sentinel value found in {sentence!r}; pass sentinel=...")
         sentinel = found
     elif sentinel not in sentence:
-        raise ValueError(f"sentinel {sentinel!r} does not occur in the sentence {sentence!r}")
+        raise InvalidParameterError(f"sentinel {sentinel!r} does not occur in the sentence {sentence!r}")
 
     requests = expand_repeats(requests, repeats)
     planted, cleaned, flagged = [], [], []
@@ -381,7 +382,7 @@ def recorded_hijack(sentence: str = DEFAULT_SENTENCE, *, progress: bool = False)
     from ..datasets import data_path, load_dataset
 
     if sentence not in RECORDED_HIJACK_SENTENCES:
-        raise ValueError(f"{sentence!r} was not recorded; recorded: {RECORDED_HIJACK_SENTENCES}")
+        raise InvalidParameterError(f"{sentence!r} was not recorded; recorded: {RECORDED_HIJACK_SENTENCES}")
     name, n, seed = RECORDED_HIJACK_DRAW
     return record_hijack(select_requests(load_dataset(name), n, seed),
                          data_path(RECORDED_HIJACK_CASSETTE), formats=RECORDED_HIJACK_FORMATS,

@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..errors import DatasetError
+from ..errors import DatasetError, InvalidParameterError
 from ..ir import ParamIR, ToolIR, Toolset, TypeIR
 from ._rule import SEVERITIES, severity_rank
 from ._scan import scan_toolset
@@ -154,7 +154,7 @@ def load_labelled_set(path: str | os.PathLike[str] | None = None, *,
         When ``splits`` names an unknown split.
     """
     if splits is not None and not set(splits) <= set(SPLITS):
-        raise ValueError(f"splits must be among {SPLITS}, got {list(splits)!r}")
+        raise InvalidParameterError(f"splits must be among {SPLITS}, got {list(splits)!r}")
     source = (Path(path) if path is not None
               else Path(str(resources.files("toolform.datasets").joinpath(_DEFAULT))))
     try:
@@ -286,7 +286,7 @@ def detector_scores(rows: Sequence[LabelledText] | None = None, *,
         On an unknown severity.
     """
     if severity not in SEVERITIES:
-        raise ValueError(f"severity must be one of {SEVERITIES}, got {severity!r}")
+        raise InvalidParameterError(f"severity must be one of {SEVERITIES}, got {severity!r}")
     rows = load_labelled_set() if rows is None else rows
     limit = severity_rank(severity)
     counts = {"tp": 0, "fp": 0, "fn": 0, "tn": 0}

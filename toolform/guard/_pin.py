@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import LoaderError
+from ..errors import InvalidParameterError, LoaderError
 from ..ir import ToolIR, Toolset
 
 __all__ = ["PIN_VERSION", "PinReport", "pin", "read_lockfile", "tool_hash", "verify",
@@ -43,7 +43,7 @@ def tool_hash(tool: ToolIR) -> str:
         text = json.dumps(tool.to_dict(), sort_keys=True, separators=(",", ":"),
                           ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"tool {tool.name!r} cannot be pinned: {exc}") from exc
+        raise InvalidParameterError(f"tool {tool.name!r} cannot be pinned: {exc}") from exc
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

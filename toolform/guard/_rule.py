@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+from ..errors import InvalidParameterError
+
 __all__ = ["Hit", "MAX_DECODE_CHARS", "Matcher",
            "Rule", "SEVERITIES", "ScanContext", "severity_rank"]
 
@@ -149,10 +151,10 @@ class Rule:
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
-            raise ValueError(f"rule {self.id}: severity must be one of {SEVERITIES}, "
+            raise InvalidParameterError(f"rule {self.id}: severity must be one of {SEVERITIES}, "
                              f"got {self.severity!r}")
         if any(t != t.lower() for t in self.triggers):
-            raise ValueError(f"rule {self.id}: triggers must be lower case")
+            raise InvalidParameterError(f"rule {self.id}: triggers must be lower case")
 
 
 

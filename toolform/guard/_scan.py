@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
 
+from ..errors import InvalidParameterError
 from ..ir import Toolset, TypeIR
 from ._fields import FIELD_KINDS, FieldText, iter_fields, value_text
 from ._concealment import INVISIBLE_CLASS, invisible_spans
@@ -520,7 +521,7 @@ class GuardReport:
     def count(self, severity: str) -> int:
         """How many findings have this severity."""
         if severity not in SEVERITIES:
-            raise ValueError(f"severity must be one of {SEVERITIES}, got {severity!r}")
+            raise InvalidParameterError(f"severity must be one of {SEVERITIES}, got {severity!r}")
         return sum(f.severity == severity for f in self.findings)
 
     @property
@@ -537,7 +538,7 @@ class GuardReport:
             When ``fail_on`` is not ``"high"`` or ``"medium"``.
         """
         if fail_on not in FAIL_ON:
-            raise ValueError(f"fail_on must be one of {FAIL_ON}, got {fail_on!r}")
+            raise InvalidParameterError(f"fail_on must be one of {FAIL_ON}, got {fail_on!r}")
         limit = severity_rank(fail_on)
         return (not any(severity_rank(f.severity) <= limit for f in self.findings)
                 and (self.pin is None or self.pin.ok))
