@@ -87,7 +87,7 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
     done = 0
     for start in sorted(brackets.pairs):
         # a call list sits in prose or one bracket deep; the caps keep hostile nesting linear
-        if (block[start] != "[" or start < done or brackets.levels[start] > 1
+        if (block[start] != "[" or start < done or brackets.level(start) > 1
                 or brackets.depths[start] > MAX_DEPTH):
             continue
         head = PY_CALL_HEAD.match(block, start + 1 + len(_WS.match(block, start + 1).group()))
@@ -350,7 +350,7 @@ class BracketCall(Protocol):
         calls: list[ToolCall] = []
         done = 0
         for start in sorted(brackets.pairs):
-            if (text[start] != "[" or start < done or brackets.levels[start] > 1
+            if (text[start] != "[" or start < done or brackets.level(start) > 1
                     or brackets.depths[start] > MAX_DEPTH):
                 continue
             head = PY_CALL_HEAD.match(text, start + 1 + len(_WS.match(text, start + 1).group()))

@@ -42,6 +42,9 @@ import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
 from ..errors import ParseError
+from ._brackets import Brackets, match_brackets, tag_bodies
+from ._limits import MAX_DEPTH, MAX_REPLY_CHARS
+from ._text import code_fences, strip_think
 from ..ir import ParamIR, ToolCall, ToolIR, Toolset, TypeIR
 
 __all__ = [
@@ -90,188 +93,8 @@ __all__ = [
 #: The grading rules, in the order the study reports them.
 RULES = ("main", "symmetric", "as_written")
 
-#: Replies longer than this many characters are not parsed at all (an issue says so).
-MAX_REPLY_CHARS = 1_000_000
-
-#: Deepest bracket / element nesting a parser accepts in one value.
-MAX_DEPTH = 100
-
 #: Smallest ``difflib`` similarity ratio at which an unknown tool name resolves to a tool.
 NAME_RATIO = 0.85
-
-
-# -- reply cleaning ----------------------------------------------------------------------------
-_THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
-_THINK_CLOSE = re.compile(r"</(think|thinking|reasoning)>", re.I)
-
-
-def strip_think(text: str) -> tuple[str, bool]:
-    """Remove reasoning blocks from a reply.
-
-    A closed ``<think>…</think>`` (also ``<thinking>``, ``<reasoning>``) block is removed; a
-    closing tag with no opening tag (chat templates that open the block in the prompt) removes
-    everything before it; an opening tag that is never closed removes everything after it (the
-    reply stopped while reasoning, so a call in there is a draft).
-
-    Parameters
-    ----------
-    text : str
-        The reply.
-
-    Returns
-    -------
-    tuple of (str, bool)
-        The cleaned text, and whether anything was removed.
-    """
-    removed = False
-    first_close = _THINK_CLOSE.search(text)
-    first_open = _THINK_OPEN.search(text)
-    if first_close and (first_open is None or first_close.start() < first_open.start()):
-        text = text[first_close.end():]
-        removed = True
-    out = []
-    pos = 0
-    while True:
-        m = _THINK_OPEN.search(text, pos)
-        if m is None:
-            out.append(text[pos:])
-            break
-        out.append(text[pos:m.start()])
-        removed = True
-        close = re.compile(rf"</{m.group(1)}>", re.I).search(text, m.end())
-        if close is None:
-            break
-        pos = close.end()
-    return "".join(out), removed
-
-
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+\-.]*)[^\n]*$", re.M)
-
-
-def code_fences(text: str) -> list[tuple[str, str]]:
-    """The Markdown code blocks in ``text``.
-
-    Returns
-    -------
-    list of (str, str)
-        ``(language, body)`` per block in order; the language is lower case ("" when none). An
-        unclosed final fence runs to the end of the text.
-    """
-    blocks = []
-    pos = 0
-    while True:
-        m = _FENCE.search(text, pos)
-        if m is None:
-            return blocks
-        fence, lang = m.group(1), m.group(2).lower()
-        body_start = m.end() + 1
-        close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.M)
-        c = close.search(text, body_start)
-        if c is None:
-            blocks.append((lang, text[body_start:]))
-            return blocks
-        blocks.append((lang, text[body_start:c.start()]))
-        pos = c.end()
-
-
-# -- bracket matching --------------------------------------------------------------------------
-_PAIRS = {"}": "{", "]": "[", ")": "("}
-
-
-@dataclass(frozen=True)
-class Brackets:
-    """What :func:`match_brackets` found.
-
-    Attributes
-    ----------
-    pairs : dict of int to int
-        Position of each matched opening bracket to the position of its closing bracket.
-    levels : dict of int to int
-        Position of each opening bracket to the number of brackets enclosing it.
-    depths : dict of int to int
-        Position of each matched opening bracket to the nesting depth of its span (1 when
-        nothing is nested inside).
-    spans : list of (int, int)
-        Outermost matched spans ``(open, close)``; one nested deeper than :data:`MAX_DEPTH`
-        is left out.
-    unclosed : list of (int, int)
-        Outermost brackets that never close: ``(open, end)`` where ``end`` is the position
-        of the closing bracket that did not fit, or the text's length.
-    """
-
-    pairs: dict[int, int]
-    levels: dict[int, int]
-    depths: dict[int, int]
-    spans: list[tuple[int, int]]
-    unclosed: list[tuple[int, int]]
-
-
-_STRING_TOKENS = r""""(?:[^"\\]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
-
-
-def match_brackets(text: str, opens: str = "{[") -> Brackets:
-    """Match brackets in one pass, skipping quoted strings inside brackets.
-
-    Quotes only open a string inside a bracket, so apostrophes in prose do no harm. A
-    double-quoted string may span lines; a single-quoted one ends at the line's end. A quote
-    that never closes is read as an ordinary character. A closing bracket that does not fit
-    the innermost open one abandons every open bracket. The work is linear in the text:
-    prose and strings are skipped by the regular-expression engine, and only brackets cost a
-    step of Python.
-
-    Parameters
-    ----------
-    text : str
-        The text to scan.
-    opens : str
-        The opening brackets to track (any of ``{[(``).
-
-    Returns
-    -------
-    Brackets
-    """
-    closes = "".join(c for c, o in _PAIRS.items() if o in opens)
-    outside = re.compile(f"[{re.escape(opens)}]+")
-    inside = re.compile(f"[{re.escape(opens)}]+|[{re.escape(closes)}]|{_STRING_TOKENS}", re.S)
-    found = Brackets({}, {}, {}, [], [])
-    pairs, levels, depths = found.pairs, found.levels, found.depths
-    stack: list[int] = []  # positions of open brackets
-    sub: list[int] = []  # depth of what each open bracket holds so far
-    search_inside, search_outside = inside.search, outside.search
-    pos = 0
-    while True:
-        m = search_inside(text, pos) if stack else search_outside(text, pos)
-        if m is None:
-            break
-        start, pos = m.span()
-        first = text[start]
-        if first in opens:
-            if pos - start == 1:
-                levels[start] = len(stack)
-                stack.append(start)
-                sub.append(1)
-            else:  # a run of opening brackets, pushed at once
-                levels.update(zip(range(start, pos), range(len(stack), len(stack) + pos - start)))
-                stack.extend(range(start, pos))
-                sub.extend([1] * (pos - start))
-        elif first in closes:
-            if text[stack[-1]] == _PAIRS[first]:
-                o, d = stack.pop(), sub.pop()
-                pairs[o] = start
-                depths[o] = d
-                if sub:
-                    if sub[-1] <= d:
-                        sub[-1] = d + 1
-                elif d <= MAX_DEPTH:
-                    found.spans.append((o, start))
-            else:
-                found.unclosed.append((stack[0], start))
-                stack.clear()
-                sub.clear()
-        # anything else is a quoted string inside brackets: skipped whole
-    if stack:
-        found.unclosed.append((stack[0], len(text)))
-    return found
 
 
 # -- tolerant JSON -----------------------------------------------------------------------------
@@ -826,39 +649,6 @@ def text_of(value: Any) -> str:
 
 
 # -- helpers for the second-wave protocols (appended) ------------------------------------------
-def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str]
-               ) -> list[tuple[re.Match[str], int, int]]:
-    """Each opening tag of ``text`` with the span of its body, in one pass over the tags.
-
-    A body ends at the first closing tag after its opening tag; an unclosed tag (a stop
-    sequence ate the closing tag) runs to the next opening tag or the end of the text.
-
-    Parameters
-    ----------
-    text : str
-        The reply.
-    opening, closing : re.Pattern
-        The opening and closing tag patterns.
-
-    Returns
-    -------
-    list of (re.Match, int, int)
-        ``(opening match, body start, body end)`` per opening tag, in text order.
-    """
-    opens = list(opening.finditer(text))
-    closes = [m.start() for m in closing.finditer(text)]
-    out = []
-    j = 0
-    for i, m in enumerate(opens):
-        while j < len(closes) and closes[j] < m.end():
-            j += 1
-        end = opens[i + 1].start() if i + 1 < len(opens) else len(text)
-        if j < len(closes) and closes[j] < end:
-            end = closes[j]
-        out.append((m, m.end(), end))
-    return out
-
-
 _JSON_DECODER = json.JSONDecoder()
 
 
@@ -1100,7 +890,7 @@ def py_prose_calls(block: str, toolset: Toolset) -> list[ToolCall]:
     for m in PY_CALL_HEAD.finditer(block):
         paren = m.end() - 1
         # a call nested three calls deep is no tool call; the cap keeps the scan linear
-        if m.start() < done or brackets.levels.get(paren, 0) > _PY_MAX_CALL_LEVEL:
+        if m.start() < done or brackets.level(paren) > _PY_MAX_CALL_LEVEL:
             continue
         name = re.sub(r"\s+", "", m.group(1))
         # "get_weather(" is code that can be broken; "weather (today)" may just be prose
