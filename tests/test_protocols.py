@@ -14,8 +14,12 @@ from hypothesis import strategies as st
 from toolform.errors import GradingError, ParseError, UnknownProtocolError
 from toolform.ir import ParamIR, ToolCall, ToolIR, Toolset, TypeIR
 from toolform.protocols import get_protocol, parse_reply, protocol_ids
-from toolform.protocols._common import (MAX_DEPTH, coerce_text, loads_loose, renest,
-                                        resolve_name, strip_think)
+from toolform.protocols._limits import MAX_DEPTH
+from toolform.protocols._loose_json import loads_loose
+from toolform.protocols._names import resolve_name
+from toolform.protocols._renest import renest
+from toolform.protocols._text import strip_think
+from toolform.protocols._values import coerce_text
 
 CROSSING = ("xml_call", "nl_intent", "json_object", "python_call", "tool_call_tags")
 S = TypeIR("string")

@@ -18,7 +18,7 @@ from toolform.errors import ParseError
 from toolform.ir import GoldCall, ToolCall, Toolset, TypeIR
 from toolform.protocols import get_protocol, parse_reply, protocol_ids
 from toolform.protocols._code_calls import _field_type
-from toolform.protocols._common import coerce_value, text_of
+from toolform.protocols._values import coerce_value, text_of
 
 from test_protocols import (HAND_CALLS, PARIS, TOOLS, _TEXT, _XML_TEXT, arguments_for,
                             same_calls)

@@ -49,7 +49,7 @@ import jsonschema_rs
 
 from .errors import GradingError
 from .ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
-from .protocols._common import RULES
+from .protocols._parse import RULES
 from .protocols import ParsedReply, get_protocol, parse_reply
 from .protocols._parse import repair_calls, select_calls
 

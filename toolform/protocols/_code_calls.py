@@ -4,7 +4,7 @@ Every parser here reads by hand-written scanners or ``ast.parse`` (never ``eval`
 family (``python_list_call``, ``bfcl_python_list``, ``python_tag``, ``bracket_call``) reuses the
 call reader of ``python_call``; the others each scan their own small grammar and type values
 either from their literal syntax or, for the text-valued ones (``cli_call``, ``url_call``),
-from the tool's schema (:func:`~toolform.protocols._common.coerce_value`).
+from the tool's schema (:func:`~toolform.protocols._values.coerce_value`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,14 @@ from urllib.parse import quote, unquote_plus
 
 from ..errors import ParseError
 from ..ir import ToolCall, ToolIR, Toolset, TypeIR
-from ._common import (MAX_DEPTH, PY_CALL_HEAD, PY_CODE_LANGS, PY_WRAPPER, code_fences, coerce_value,
-                      find_tool, json_at, json_fragments, match_brackets, py_module_calls,
-                      py_parse_source, py_prose_calls, py_read_call, py_write_call,
-                      quote_if_needed, strip_think, tag_bodies, text_of, to_json_value,
-                      tool_finder, unquote_value)
+from ._brackets import match_brackets, tag_bodies
+from ._limits import MAX_DEPTH
+from ._loose_json import json_at, json_fragments, to_json_value
+from ._names import find_tool, tool_finder
+from ._python import (PY_CALL_HEAD, PY_CODE_LANGS, PY_WRAPPER, py_module_calls, py_parse_source,
+                      py_prose_calls, py_read_call, py_write_call)
+from ._text import code_fences, strip_think
+from ._values import coerce_value, quote_if_needed, text_of, unquote_value
 from ._json import ABSTENTION, calls_from_value
 from ._registry import Protocol, register_protocol
 

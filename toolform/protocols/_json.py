@@ -16,7 +16,10 @@ from typing import Any, Sequence
 
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
-from ._common import code_fences, find_tool, json_fragments, loads_loose, strip_think, tag_bodies
+from ._brackets import tag_bodies
+from ._loose_json import json_fragments, loads_loose
+from ._names import find_tool
+from ._text import code_fences, strip_think
 from ._registry import Protocol, register_protocol
 
 __all__ = ["JsonObject", "ToolCallTags", "calls_from_value"]
@@ -103,7 +106,7 @@ class JsonObject(Protocol):
     """``{"name": "tool", "arguments": {...}}``, or a list of them for parallel calls.
 
     The parser reads JSON anywhere in the reply (fenced or in prose), strict JSON first and
-    then the tolerant reading of :func:`~toolform.protocols._common.loads_loose`. JSON inside
+    then the tolerant reading of :func:`~toolform.protocols._loose_json.loads_loose`. JSON inside
     ``<tool_call>`` tags is left to ``tool_call_tags``. A fragment that mentions ``"name":``
     but does not decode is a broken call (``ParseError``).
     """

@@ -2,8 +2,8 @@
 ``tool_calls``, filled skeletons and the name-then-arguments split.
 
 All of them read call objects through :func:`~toolform.protocols._json.calls_from_value` and
-JSON through :func:`~toolform.protocols._common.json_fragments` /
-:func:`~toolform.protocols._common.loads_loose`; they differ in where the JSON must be and in
+JSON through :func:`~toolform.protocols._loose_json.json_fragments` /
+:func:`~toolform.protocols._loose_json.loads_loose`; they differ in where the JSON must be and in
 which shape it must have.
 """
 
@@ -15,7 +15,9 @@ from typing import Any, Sequence
 
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
-from ._common import code_fences, json_fragments, loads_loose, match_brackets, strip_think
+from ._brackets import match_brackets
+from ._loose_json import json_fragments, loads_loose
+from ._text import code_fences, strip_think
 from ._json import ABSTENTION, calls_from_value
 from ._registry import Protocol, register_protocol
 

@@ -39,10 +39,16 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import GradingError, ParseError
 from ..ir import ToolCall, Toolset
-from ._common import MAX_REPLY_CHARS, RULES, Move, renest, resolve_name, strip_think
+from ._limits import MAX_REPLY_CHARS
+from ._names import resolve_name
+from ._renest import Move, renest
+from ._text import strip_think
 from ._registry import ProtocolSpec, get_protocol, protocol_ids
 
-__all__ = ["ParsedReply", "Repair", "parse_reply", "repair_calls", "select_calls"]
+__all__ = ["RULES", "ParsedReply", "Repair", "parse_reply", "repair_calls", "select_calls"]
+
+#: The grading rules, in the order the study reports them.
+RULES = ("main", "symmetric", "as_written")
 
 _MESSAGE_CHARS = 300  # longest parser message copied into an issue
 

@@ -1,6 +1,6 @@
 """Tag-shaped answer protocols: ``<function=NAME>`` blocks and a plain XML call element.
 
-Tag bodies are found with :func:`~toolform.protocols._common.tag_bodies` (an unclosed tag runs
+Tag bodies are found with :func:`~toolform.protocols._brackets.tag_bodies` (an unclosed tag runs
 to the next one or the end). XML goes through ``defusedxml`` with DTDs forbidden, reusing the
 hardening and element reading of ``xml_call``.
 """
@@ -14,8 +14,12 @@ from xml.sax.saxutils import quoteattr
 
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
-from ._common import (code_fences, coerce_value, declares_dtd, find_tool, loads_loose, read_xml,
-                      strip_think, tag_bodies, xml_element_value, xml_text)
+from ._brackets import tag_bodies
+from ._loose_json import loads_loose
+from ._names import find_tool
+from ._text import code_fences, strip_think
+from ._values import coerce_value
+from ._xml import declares_dtd, read_xml, xml_element_value, xml_text
 from ._json import ABSTENTION
 from ._registry import Protocol, register_protocol
 

@@ -2,8 +2,8 @@
 TOML, pipes, CSV, Markdown tables and ReAct.
 
 Text-valued protocols write a value bare unless a reader could not get it back, in which case
-it is a JSON string (:func:`~toolform.protocols._common.quote_if_needed`), and read values
-typed from the tool's schema (:func:`~toolform.protocols._common.unquote_value`). YAML goes
+it is a JSON string (:func:`~toolform.protocols._values.quote_if_needed`), and read values
+typed from the tool's schema (:func:`~toolform.protocols._values.unquote_value`). YAML goes
 through PyYAML's safe loader with aliases refused (no alias bomb can expand) and dates kept as
 text; TOML through ``tomllib``.
 """
@@ -21,9 +21,13 @@ import yaml
 
 from ..errors import ParseError
 from ..ir import ToolCall, ToolIR, Toolset, TypeIR
-from ._common import (MAX_DEPTH, check_depth, code_fences, coerce_value, find_tool,
-                      intent_calls, json_text, loads_loose, match_brackets, quote_if_needed,
-                      strip_think, text_of, to_json_value, tool_finder, unquote_value)
+from ._brackets import match_brackets
+from ._limits import MAX_DEPTH
+from ._loose_json import check_depth, json_text, loads_loose, to_json_value
+from ._names import find_tool, tool_finder
+from ._prose import intent_calls
+from ._text import code_fences, strip_think
+from ._values import coerce_value, quote_if_needed, text_of, unquote_value
 from ._json import ABSTENTION, calls_from_value
 from ._registry import Protocol, register_protocol
 
@@ -106,7 +110,7 @@ class NlIntentStructured(Protocol):
 
 def _union_json(call: ToolCall, toolset: Toolset) -> ToolCall:
     """Read JSON text left as a string for a union parameter with an object or array option
-    (see :func:`~toolform.protocols._common.coerce_value`)."""
+    (see :func:`~toolform.protocols._values.coerce_value`)."""
     tool = find_tool(call.name, toolset)
     fixed = {}
     for key, value in call.arguments.items():

@@ -1,7 +1,7 @@
 """The ``<function_calls><invoke>`` XML answer protocol.
 
 Values travel as element text, so the parser types them from the tool's schema
-(:func:`~toolform.protocols._common.coerce_text`). XML goes through ``defusedxml`` with DTDs
+(:func:`~toolform.protocols._values.coerce_text`). XML goes through ``defusedxml`` with DTDs
 forbidden: a billion-laughs or external-entity reply is a ``ParseError`` and is never expanded.
 """
 
@@ -9,16 +9,106 @@ from __future__ import annotations
 
 import re
 from typing import Any, Sequence
-from xml.sax.saxutils import quoteattr
+from xml.etree.ElementTree import Element
+from xml.etree.ElementTree import ParseError as XmlSyntaxError
+from xml.sax.saxutils import escape, quoteattr
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
 
 from ..errors import ParseError
-from ..ir import ToolCall, Toolset
-from ._common import (declares_dtd, find_tool, read_xml, strip_think, xml_element_value,
-                      xml_local_name, xml_text)
+from ..ir import ToolCall, Toolset, TypeIR
 from ._json import ABSTENTION
+from ._limits import MAX_DEPTH
+from ._names import find_tool
 from ._registry import Protocol, register_protocol
+from ._text import strip_think
+from ._values import coerce_text, text_of
 
-__all__ = ["XmlCall"]
+__all__ = ["XmlCall", "declares_dtd", "read_xml", "xml_element_value", "xml_local_name",
+           "xml_text"]
+
+
+# -- hardened XML (also used by xml_generic_call) ----------------------------------------------
+_RAW_AMP = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)")
+_RAW_LT = re.compile(r"<(?![A-Za-z_/!?])")
+_DTD = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.I)
+
+
+def declares_dtd(text: str) -> bool:
+    """Whether ``text`` holds a ``<!DOCTYPE`` or ``<!ENTITY`` declaration anywhere."""
+    return _DTD.search(text) is not None
+
+
+def read_xml(document: str) -> Element:
+    """Parse one XML document through ``defusedxml`` with DTDs forbidden.
+
+    A raw ``&`` that starts no entity reference, and a ``<`` that starts no tag, are escaped
+    first (values like ``a & b`` or ``x < 3`` are a common slip). Nothing is ever expanded.
+
+    Parameters
+    ----------
+    document : str
+        One complete XML document.
+
+    Returns
+    -------
+    xml.etree.ElementTree.Element
+        The root element.
+
+    Raises
+    ------
+    ParseError
+        For a forbidden construct (DTD, entity declaration, external reference), malformed
+        XML, or a lone surrogate (which XML does not allow).
+    """
+    document = _RAW_LT.sub("&lt;", _RAW_AMP.sub("&amp;", document))
+    try:
+        return SafeET.fromstring(document, forbid_dtd=True)
+    except DefusedXmlException as exc:
+        raise ParseError(f"forbidden XML construct ({type(exc).__name__}); not expanded"
+                         ) from None
+    except XmlSyntaxError as exc:
+        raise ParseError(f"malformed XML: {exc}") from None
+    except UnicodeEncodeError as exc:  # the parser encodes to UTF-8: a lone surrogate fails
+        raise ParseError(f"the XML holds a character no encoding allows ({exc.reason})"
+                         ) from None
+
+
+def xml_local_name(tag: str) -> str:
+    """An element tag without its ``{namespace}``, lower case."""
+    return tag.rsplit("}", 1)[-1].lower()
+
+
+def xml_element_value(el: Element, t: TypeIR | None, depth: int) -> Any:
+    """The value of a parameter element: its text typed by ``t``, or nested child elements
+    read as an object (distinct tags) or an array (one repeated tag, or an array type).
+
+    Raises
+    ------
+    ParseError
+        When the elements nest deeper than :data:`MAX_DEPTH` (``depth`` counts from 1).
+    """
+    if depth > MAX_DEPTH:
+        raise ParseError(f"XML value nested deeper than {MAX_DEPTH}")
+    children = list(el)
+    if not children:
+        return coerce_text(el.text or "", t)
+    tags = [xml_local_name(c.tag) for c in children]
+    is_array = (t is not None and t.kind == "array") or (
+        (t is None or t.kind == "any") and len(tags) > 1 and len(set(tags)) == 1)
+    if is_array:
+        items = t.items if t is not None else None
+        return [xml_element_value(c, items, depth + 1) for c in children]
+    fields = {f.name: f.type for f in t.fields} if t is not None and t.kind == "object" else {}
+    return {c.tag: xml_element_value(c, fields.get(c.tag), depth + 1) for c in children}
+
+
+def xml_text(value: Any) -> str:
+    """A value as escaped element text (:func:`text_of`); ``\\r`` as a character reference so
+    it survives parsing."""
+    return escape(text_of(value)).replace("\r", "&#13;")
+
 
 _BLOCK_OPEN = re.compile(r"<(?:[\w.-]+:)?function_calls\s*>", re.I)
 _BLOCK_CLOSE = re.compile(r"</(?:[\w.-]+:)?function_calls\s*>", re.I)

@@ -1,0 +1,318 @@
+"""Tolerant JSON: the values models write, read without evaluating anything.
+
+* :func:`loads_loose` reads one JSON value, strict JSON first, then a small tokenizer that
+  accepts single-quoted strings, Python's ``True``/``False``/``None``, trailing commas, bare
+  keys and ``//`` comments;
+* :func:`json_fragments` finds every outermost JSON object or array in prose;
+* :func:`json_at` reads the strict JSON value at one position;
+* :func:`check_depth` and :func:`to_json_value` hold decoded values to :data:`MAX_DEPTH`
+  and to what JSON can carry; :func:`json_text` writes a value as JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ParseError
+from ._brackets import match_brackets
+from ._limits import MAX_DEPTH
+
+__all__ = ["Fragment", "check_depth", "json_at", "json_fragments", "json_text", "loads_loose",
+           "to_json_value"]
+
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+|//[^\n]*)
+  | (?P<punct>[{}\[\],:])
+  | (?P<dq>"(?:[^"\\]|\\.)*")
+  | (?P<sq>'(?:[^'\\]|\\.)*')
+  | (?P<num>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
+  | (?P<word>[^\W\d][\w$\-]*)
+""", re.X | re.S)
+
+_WORDS = {"true": True, "false": False, "null": None, "True": True, "False": False,
+          "None": None}
+_ESCAPES = {'"': '"', "'": "'", "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n",
+            "r": "\r", "t": "\t", "0": "\0"}
+
+
+def _unquote(raw: str) -> str:
+    """The value of a quoted token (either quote), JSON escapes plus ``\\'``."""
+    body = raw[1:-1]
+    if "\\" not in body:
+        return body
+    out = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\" or i + 1 >= len(body):
+            out.append(c)
+            i += 1
+            continue
+        e = body[i + 1]
+        if e == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", body[i + 2:i + 6]):
+            out.append(chr(int(body[i + 2:i + 6], 16)))
+            i += 6
+            continue
+        out.append(_ESCAPES.get(e, "\\" + e))
+        i += 2
+    return "".join(out)
+
+
+class _Loose:
+    """Recursive-descent reader of relaxed JSON (depth-capped).
+
+    Tokens are read on demand, so a reply that goes wrong early fails early.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.token: tuple[str, str, int] = ("", "", 0)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Move ``self.token`` to the next token (``("end", "", len)`` at the end)."""
+        text = self.text
+        while True:
+            if self.pos >= len(text):
+                self.token = ("end", "", self.pos)
+                return
+            m = _TOKEN.match(text, self.pos)
+            if m is None:
+                raise ParseError(f"unexpected character {text[self.pos]!r} at offset {self.pos}")
+            self.pos = m.end()
+            if m.lastgroup != "ws":
+                self.token = (m.lastgroup or "", m.group(), m.start())
+                return
+
+    def _take(self) -> tuple[str, str, int]:
+        token = self.token
+        if token[0] == "end":
+            raise ParseError("unexpected end of JSON")
+        self._advance()
+        return token
+
+    def read(self) -> Any:
+        value = self._value(0)
+        if self.token[0] != "end":
+            raise ParseError(f"extra text at offset {self.token[2]}")
+        return value
+
+    def _value(self, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            raise ParseError(f"JSON nested deeper than {MAX_DEPTH}")
+        kind, tok, pos = self._take()
+        if tok == "{" and kind == "punct":
+            return self._object(depth)
+        if tok == "[" and kind == "punct":
+            return self._array(depth)
+        if kind in ("dq", "sq"):
+            return _unquote(tok)
+        if kind == "num":
+            return _number(tok, pos)
+        if kind == "word" and tok in _WORDS:
+            return _WORDS[tok]
+        raise ParseError(f"unexpected {tok[:20]!r} at offset {pos}")
+
+    def _separator(self, closer: str) -> bool:
+        """Consume ``,`` (True) or see ``closer`` (False); anything else is an error."""
+        kind, tok, pos = self.token
+        if kind == "punct" and tok == ",":
+            self._advance()
+            return True
+        if kind == "punct" and tok == closer:
+            return False
+        raise ParseError(f"expected ',' or {closer!r} at offset {pos}")
+
+    def _object(self, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        while True:
+            kind, tok, pos = self._take()
+            if kind == "punct" and tok == "}":
+                return out
+            if kind in ("dq", "sq"):
+                key = _unquote(tok)
+            elif kind in ("word", "num"):
+                key = tok
+            else:
+                raise ParseError(f"expected a key at offset {pos}, got {tok[:20]!r}")
+            if self._take()[1] != ":":
+                raise ParseError(f"expected ':' after key {key[:40]!r}")
+            out[key] = self._value(depth + 1)
+            self._separator("}")
+
+    def _array(self, depth: int) -> list[Any]:
+        out: list[Any] = []
+        while True:
+            if self.token[:2] == ("punct", "]"):
+                self._advance()
+                return out
+            out.append(self._value(depth + 1))
+            self._separator("]")
+
+
+def _number(tok: str, pos: int) -> int | float:
+    try:
+        if re.fullmatch(r"[-+]?\d+", tok):
+            return int(tok)
+        value = float(tok)
+    except ValueError as exc:  # e.g. an integer past Python's digit limit
+        raise ParseError(f"unreadable number at offset {pos}: {exc}") from None
+    if not math.isfinite(value):
+        raise ParseError(f"number out of range at offset {pos}")
+    return value
+
+
+def loads_loose(text: str) -> Any:
+    """Read one JSON value, tolerating the slips models make.
+
+    Strict JSON is tried first; then a tokenizer accepts single-quoted strings, ``True``,
+    ``False``, ``None``, trailing commas, bare-word keys and ``//`` comments. Nothing is
+    evaluated.
+
+    Parameters
+    ----------
+    text : str
+        The value's text (surrounding whitespace allowed).
+
+    Returns
+    -------
+    Any
+        A JSON value (dict, list, str, int, float, bool or None).
+
+    Raises
+    ------
+    ParseError
+        When the text is not a value even under the relaxed reading, or nests deeper than
+        :data:`MAX_DEPTH`.
+    """
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return _Loose(text).read()
+    check_depth(value)
+    return value
+
+
+def check_depth(value: Any) -> None:
+    """Raise ``ParseError`` when a decoded value nests deeper than :data:`MAX_DEPTH`.
+
+    Iterative, so it is safe on any value.
+    """
+    todo = [(value, 0)]
+    while todo:
+        v, d = todo.pop()
+        if d > MAX_DEPTH:
+            raise ParseError(f"value nested deeper than {MAX_DEPTH}")
+        if isinstance(v, dict):
+            todo.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            todo.extend((x, d + 1) for x in v)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """A bracketed span of a reply that looked like JSON.
+
+    ``value`` is the decoded value when ``error`` is empty; ``error`` says why it did not read.
+    """
+
+    start: int
+    end: int
+    text: str
+    value: Any = None
+    error: str = ""
+
+
+def json_fragments(text: str, *, _level: int = 0) -> list[Fragment]:
+    """Every outermost JSON object or array in ``text``, decoded tolerantly.
+
+    A span that does not decode is searched once more inside (two levels at most), so a call
+    wrapped in prose braces is still found; spans that never close are returned as errors
+    when they hold a ``:`` (without one they cannot be a call).
+
+    Parameters
+    ----------
+    text : str
+        Reply text, prose allowed around the values.
+
+    Returns
+    -------
+    list of Fragment
+        In text order.
+    """
+    found = match_brackets(text, "{[")
+    out: list[Fragment] = []
+    for start, end in found.spans:
+        chunk = text[start:end + 1]
+        try:
+            out.append(Fragment(start, end, chunk, loads_loose(chunk)))
+        except ParseError as exc:
+            inner = json_fragments(chunk[1:-1], _level=_level + 1) if _level < 2 else []
+            good = [f for f in inner if not f.error]
+            if good:
+                out.extend(Fragment(start + 1 + f.start, start + 1 + f.end, f.text, f.value)
+                           for f in good)
+            else:
+                out.append(Fragment(start, end, chunk, error=str(exc)))
+    for start, end in found.unclosed:
+        if text.find(":", start, end) >= 0:  # with no key-value pair it cannot be a call
+            out.append(Fragment(start, end, text[start:end], error="bracket never closed"))
+    out.sort(key=lambda f: f.start)
+    return out
+
+
+def to_json_value(value: Any, depth: int = 0) -> Any:
+    """A Python literal as a JSON value: tuples become lists; sets, bytes and complex refused.
+
+    Raises
+    ------
+    ParseError
+        For a value JSON cannot hold, a non-string key, or nesting past :data:`MAX_DEPTH`.
+    """
+    if depth > MAX_DEPTH:
+        raise ParseError(f"value nested deeper than {MAX_DEPTH}")
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ParseError(f"{value!r} is not a JSON number")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [to_json_value(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise ParseError("object keys must be strings")
+        return {k: to_json_value(v, depth + 1) for k, v in value.items()}
+    raise ParseError(f"a {type(value).__name__} is not a JSON value")
+
+
+_JSON_DECODER = json.JSONDecoder()
+
+
+def json_at(text: str, pos: int) -> tuple[Any, int] | None:
+    """The strict JSON value starting exactly at ``pos`` and the position after it, or None.
+
+    Depth-capped (:data:`MAX_DEPTH`); never raises.
+    """
+    try:
+        value, end = _JSON_DECODER.raw_decode(text, pos)
+        check_depth(value)
+    except (ValueError, RecursionError, ParseError):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value, end
+
+
+def json_text(value: Any) -> str:
+    """A value as JSON text, non-ASCII kept (strings quoted, unlike :func:`text_of`)."""
+    return json.dumps(value, ensure_ascii=False)
