@@ -376,7 +376,7 @@ BROKEN = [
     ("slot_fill_call", '{"name": "get_weather", "arguments": {"city": "<city>"}}'),
     ("two_step_call", "get_weather\n{\"city\": \"Paris\""),
     ("function_tags", "<function=get_weather>city is Paris</function>"),
-    ("xml_generic_call", "<call name=\"get_weather\"><city>Paris</call>"),
+    ("xml_generic_call", "<call><city>Paris</city></call>"),
     ("python_tag", "<|python_tag|>I am not sure<|eom_id|>"),
     ("react", "Action: get_weather\nAction Input: Paris and 3 days"),
     ("bracket_call", "[get_weather(city='Paris',,)]"),

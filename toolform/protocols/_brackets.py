@@ -253,15 +253,26 @@ _FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})[^\n]*\n")
 _SPACE = re.compile(r"\s*")
 
 
+def _regions(text: str) -> tuple[list[int], list[int]]:
+    """Starts and ends of the outermost bracketed spans of ``text`` (``{[(``; one that never
+    closes runs to where it was abandoned), in order."""
+    found = match_brackets(text, "{[(")
+    spans = sorted([(o, c + 1) for o, c in found.spans] + list(found.unclosed))
+    return [a for a, _ in spans], [b for _, b in spans]
+
+
 def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str], *,
-               json_values: bool = False) -> list[tuple[re.Match[str], int, int]]:
+               json_values: bool = False, bracketed: bool = False
+               ) -> list[tuple[re.Match[str], int, int]]:
     """Each opening tag of ``text`` with the span of its body, in one pass over the tags.
 
     A body ends at the first closing tag after its opening tag; an unclosed tag (a stop
     sequence ate the closing tag) runs to the next opening tag or the end of the text. With
     ``json_values``, a body that starts (after white space and an optional code-fence line)
     with ``{`` or ``[`` ends at the first closing tag after that value, so a closing tag (or
-    an opening one) inside one of its strings does not end it.
+    an opening one) inside one of its strings does not end it. With ``bracketed``, no tag
+    inside a bracketed span that opens in the body counts (a ``<|eom_id|>`` inside the
+    string argument of a Python call, say).
 
     Parameters
     ----------
@@ -271,6 +282,8 @@ def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str], *,
         The opening and closing tag patterns.
     json_values : bool
         Skip the JSON value a body starts with before looking for its end.
+    bracketed : bool
+        Skip every bracketed span inside the body.
 
     Returns
     -------
@@ -280,13 +293,26 @@ def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str], *,
     Raises
     ------
     ParseError
-        As for :func:`match_brackets` (only with ``json_values``).
+        As for :func:`match_brackets` (only with ``json_values`` or ``bracketed``).
     """
     opens = list(opening.finditer(text))
     if not opens:
         return []
     open_starts = [m.start() for m in opens]
     closes = [m.start() for m in closing.finditer(text)]
+    starts, ends = _regions(text) if bracketed else ([], [])
+
+    def outside(i: int, positions: list[int], after: int, body: int) -> int:
+        """The first of ``positions`` at or after ``after`` not inside a bracketed span that
+        opens at or after ``body`` (an index into ``positions``)."""
+        j = bisect.bisect_left(positions, after, lo=i)
+        while j < len(positions) and starts:
+            k = bisect.bisect_right(starts, positions[j]) - 1
+            if k < 0 or starts[k] < body or positions[j] >= ends[k]:
+                break
+            j = bisect.bisect_left(positions, ends[k], lo=j + 1)
+        return j
+
     out = []
     i = 0
     while i < len(opens):
@@ -300,9 +326,9 @@ def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str], *,
             end_of_value = value_end(text, j)
             if end_of_value is not None:
                 after = end_of_value
-        nxt = bisect.bisect_left(open_starts, after, lo=i + 1)
+        nxt = outside(i + 1, open_starts, after, start)
         end = open_starts[nxt] if nxt < len(opens) else len(text)
-        c = bisect.bisect_left(closes, after)
+        c = outside(0, closes, after, start)
         if c < len(closes) and closes[c] < end:
             end = closes[c]
         out.append((m, start, end))

@@ -30,6 +30,10 @@ class ParsedCall:
         where the reply text is the string reply, or a message's content (content parts
         joined), or, for ``native`` tool calls, their JSON text. Inside a parser's ``read``
         the span counts characters of the text ``read`` was given.
+    repairs : tuple of str
+        What reading it needed, in words: slips the parser forgave, values that fit no member
+        of their type, the name resolution and the re-nesting move (each saying whether the
+        grading rule applied it).
     protocol_id : str or None
         The registered protocol whose parser read the call; None when a vendor-shape reader
         read it (``vendor_shape`` then says which).
@@ -38,19 +42,15 @@ class ParsedCall:
         it sits in one (a Hermes ``<tool_call>`` tag, a Mistral ``[TOOL_CALLS]`` block, ...).
     example : bool
         The call was shown as an illustration, not made (see ``parse_reply``, "examples").
-    repairs : tuple of str
-        What reading it needed, in words: slips the parser forgave, values that fit no member
-        of their type, the name resolution and the re-nesting move (each saying whether the
-        grading rule applied it).
     """
 
     name: str
     arguments: Mapping[str, Any] = field(default_factory=dict)
     span: tuple[int, int] = (0, 0)
+    repairs: tuple[str, ...] = ()
     protocol_id: str | None = None
     vendor_shape: str | None = None
     example: bool = False
-    repairs: tuple[str, ...] = ()
 
     @property
     def call(self) -> ToolCall:
@@ -60,5 +60,5 @@ class ParsedCall:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict (the span as a two-item list)."""
         return {"name": self.name, "arguments": dict(self.arguments), "span": list(self.span),
-                "protocol_id": self.protocol_id, "vendor_shape": self.vendor_shape,
-                "example": self.example, "repairs": list(self.repairs)}
+                "repairs": list(self.repairs), "protocol_id": self.protocol_id,
+                "vendor_shape": self.vendor_shape, "example": self.example}

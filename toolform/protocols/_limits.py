@@ -1,11 +1,60 @@
-"""The limits every parser honours, in one place."""
+"""The limits every parser honours, in one place.
+
+Model text is hostile input: each limit keeps a reader's work linear and small, and a reply
+past one is refused with a ``ParseError`` saying which (never cut short: a shorter reply would
+be one the model never wrote).
+"""
 
 from __future__ import annotations
 
-__all__ = ["MAX_DEPTH", "MAX_REPLY_CHARS"]
+from ..errors import ParseError
+
+__all__ = ["MAX_ARGUMENTS", "MAX_CALLS", "MAX_CANDIDATES", "MAX_DEPTH", "MAX_DOCUMENT_CHARS",
+           "MAX_REPLY_CHARS", "Budget", "check_arguments", "check_calls"]
 
 #: Replies longer than this many characters are not parsed at all (an issue says so).
 MAX_REPLY_CHARS = 1_000_000
 
 #: Deepest bracket / element nesting a parser accepts in one value.
 MAX_DEPTH = 100
+
+#: Most calls one reply may hold under one protocol.
+MAX_CALLS = 1_000
+
+#: Most arguments one call may hold.
+MAX_ARGUMENTS = 1_000
+
+#: Most candidates (lines, heads, rows that might be calls) one reader looks at in a reply.
+MAX_CANDIDATES = 10_000
+
+#: Longest YAML or TOML document a reader hands to its (pure-Python) parser, in characters.
+MAX_DOCUMENT_CHARS = 20_000
+
+
+def check_calls(count: int) -> None:
+    """Raise ``ParseError`` once a reader has read more than :data:`MAX_CALLS` calls."""
+    if count > MAX_CALLS:
+        raise ParseError(f"the reply holds more than {MAX_CALLS:,} calls; not read")
+
+
+def check_arguments(count: int, name: str) -> None:
+    """Raise ``ParseError`` once a call has more than :data:`MAX_ARGUMENTS` arguments."""
+    if count > MAX_ARGUMENTS:
+        raise ParseError(f"the call to {name[:60]!r} holds more than {MAX_ARGUMENTS:,} "
+                         "arguments; not read")
+
+
+class Budget:
+    """Counts the candidates one reader looks at, and refuses the text past
+    :data:`MAX_CANDIDATES` (``ParseError`` naming ``what``)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.count = 0
+
+    def step(self) -> None:
+        """Count one candidate."""
+        self.count += 1
+        if self.count > MAX_CANDIDATES:
+            raise ParseError(f"the reply holds more than {MAX_CANDIDATES:,} {self.what}; "
+                             "not read")

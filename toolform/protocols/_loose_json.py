@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -21,14 +22,14 @@ from ..errors import ParseError
 from ._brackets import match_brackets
 from ._limits import MAX_DEPTH
 
-__all__ = ["Fragment", "check_depth", "json_at", "json_fragments", "json_text", "loads_loose",
-           "to_json_value"]
+__all__ = ["Fragment", "MAX_LOOSE_TOKENS", "check_depth", "json_at", "json_copy", "json_fragments",
+           "json_text", "loads_loose", "to_json_value"]
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+|//[^\n]*)
   | (?P<punct>[{}\[\],:])
-  | (?P<dq>"(?:[^"\\]|\\.)*")
-  | (?P<sq>'(?:[^'\\]|\\.)*')
+  | (?P<dq>"[^"\\]*+(?:\\.[^"\\]*+)*+")
+  | (?P<sq>'[^'\\]*+(?:\\.[^'\\]*+)*+')
   | (?P<num>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
   | (?P<word>[^\W\d][\w$\-]*)
 """, re.X | re.S)
@@ -39,27 +40,32 @@ _ESCAPES = {'"': '"', "'": "'", "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n":
             "r": "\r", "t": "\t", "0": "\0"}
 
 
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.S)
+#: Most tokens (or backslash escapes) the tolerant reader reads in one value.
+MAX_LOOSE_TOKENS = 20_000
+
+
+def _escape(m: re.Match[str]) -> str:
+    if m.group(1) is not None:
+        return chr(int(m.group(1), 16))
+    e = m.group(2)
+    return _ESCAPES.get(e, "\\" + e)
+
+
 def _unquote(raw: str) -> str:
-    """The value of a quoted token (either quote), JSON escapes plus ``\\'``."""
+    """The value of a quoted token (either quote), JSON escapes plus ``\\'``.
+
+    Raises
+    ------
+    ParseError
+        When the string holds more than :data:`MAX_LOOSE_TOKENS` backslash escapes.
+    """
     body = raw[1:-1]
     if "\\" not in body:
         return body
-    out = []
-    i = 0
-    while i < len(body):
-        c = body[i]
-        if c != "\\" or i + 1 >= len(body):
-            out.append(c)
-            i += 1
-            continue
-        e = body[i + 1]
-        if e == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", body[i + 2:i + 6]):
-            out.append(chr(int(body[i + 2:i + 6], 16)))
-            i += 6
-            continue
-        out.append(_ESCAPES.get(e, "\\" + e))
-        i += 2
-    return "".join(out)
+    if body.count("\\") > MAX_LOOSE_TOKENS:
+        raise ParseError(f"a string holds more than {MAX_LOOSE_TOKENS:,} escapes")
+    return _ESCAPE.sub(_escape, body)
 
 
 class _Loose:
@@ -71,6 +77,7 @@ class _Loose:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.count = 0
         self.token: tuple[str, str, int] = ("", "", 0)
         self._advance()
 
@@ -81,6 +88,10 @@ class _Loose:
             if self.pos >= len(text):
                 self.token = ("end", "", self.pos)
                 return
+            self.count += 1
+            if self.count > MAX_LOOSE_TOKENS:
+                raise ParseError(f"more than {MAX_LOOSE_TOKENS:,} tokens for the tolerant JSON "
+                                 "reader; not read")
             m = _TOKEN.match(text, self.pos)
             if m is None:
                 raise ParseError(f"unexpected character {text[self.pos]!r} at offset {self.pos}")
@@ -232,8 +243,8 @@ class Fragment:
     error: str = ""
 
 
-def json_fragments(text: str, *, _level: int = 0) -> list[Fragment]:
-    """Every outermost JSON object or array in ``text``, decoded tolerantly.
+def json_fragments(text: str) -> tuple[Fragment, ...]:
+    """Every outermost JSON object or array in ``text``, decoded tolerantly (memoised).
 
     A span that does not decode is searched once more inside (two levels at most), so a call
     wrapped in prose braces is still found; spans that never close are returned as errors
@@ -246,9 +257,30 @@ def json_fragments(text: str, *, _level: int = 0) -> list[Fragment]:
 
     Returns
     -------
-    list of Fragment
-        In text order.
+    tuple of Fragment
+        In text order. Shared between callers (every parser of a reply asks for the same
+        text): read the values, never change them (:func:`json_copy` copies one).
+
+    Raises
+    ------
+    ParseError
+        When the text has too many brackets to match (``MAX_BRACKET_STEPS``).
     """
+    found = _memo_fragments(text)
+    if isinstance(found, ParseError):
+        raise ParseError(str(found))
+    return found
+
+
+@functools.lru_cache(maxsize=16)
+def _memo_fragments(text: str) -> tuple[Fragment, ...] | ParseError:
+    try:
+        return tuple(_fragments(text, 0))
+    except ParseError as exc:
+        return exc
+
+
+def _fragments(text: str, _level: int) -> list[Fragment]:
     found = match_brackets(text, "{[")
     out: list[Fragment] = []
     for start, end in found.spans:
@@ -256,7 +288,7 @@ def json_fragments(text: str, *, _level: int = 0) -> list[Fragment]:
         try:
             out.append(Fragment(start, end, chunk, loads_loose(chunk)))
         except ParseError as exc:
-            inner = json_fragments(chunk[1:-1], _level=_level + 1) if _level < 2 else []
+            inner = _fragments(chunk[1:-1], _level + 1) if _level < 2 else []
             good = [f for f in inner if not f.error]
             if good:
                 out.extend(Fragment(start + 1 + f.start, start + 1 + f.end, f.text, f.value)
@@ -268,6 +300,15 @@ def json_fragments(text: str, *, _level: int = 0) -> list[Fragment]:
             out.append(Fragment(start, end, text[start:end], error="bracket never closed"))
     out.sort(key=lambda f: f.start)
     return out
+
+
+def json_copy(value: Any) -> Any:
+    """A fresh copy of a decoded JSON value (dicts and lists copied all the way down)."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value
 
 
 def to_json_value(value: Any, depth: int = 0) -> Any:

@@ -29,12 +29,13 @@ from typing import Any, Sequence
 
 from ..ir import ParamIR, ToolCall, ToolIR, Toolset
 from ._brackets import Brackets, match_brackets
+from ._calls import ParsedCall
 from ._json import ABSTENTION
+from ._limits import check_calls
 from ._loose_json import json_at, json_text
 from ._names import find_tool
 from ._registry import Protocol, register_protocol
-from ._text import strip_think
-from ._values import coerce_text
+from ._values import typed_text
 
 __all__ = ["NlIntent", "intent_calls"]
 
@@ -141,8 +142,8 @@ class _IntentReader:
             self._frames[name] = _IntentFrame(find_tool(name, self.toolset))
         return self._frames[name]
 
-    def calls(self) -> list[ToolCall]:
-        out: list[ToolCall] = []
+    def calls(self) -> list[ParsedCall]:
+        out: list[ParsedCall] = []
         pos = 0
         text = self.text
         while True:
@@ -158,12 +159,16 @@ class _IntentReader:
             frame = self.frame(name)
             clause = _INTENT_CLAUSE.match(text, pos)
             arguments: dict[str, Any] = {}
+            repairs: list[str] = []
             if clause is not None:
-                arguments, pos = self.arguments(clause.end(), frame)
+                arguments, pos = self.arguments(clause.end(), frame, repairs)
             if frame.tool is not None or arguments:
-                out.append(ToolCall(name, arguments))
+                out.append(ParsedCall(name, arguments, (m.start(), max(pos, m.end())),
+                                      tuple(repairs)))
+                check_calls(len(out))
 
-    def arguments(self, pos: int, frame: _IntentFrame) -> tuple[dict[str, Any], int]:
+    def arguments(self, pos: int, frame: _IntentFrame, repairs: list[str]
+                  ) -> tuple[dict[str, Any], int]:
         """Read ``name OP value`` pairs from ``pos``; returns them and where reading stopped."""
         out: dict[str, Any] = {}
         text = self.text
@@ -171,7 +176,7 @@ class _IntentReader:
             key = frame.match_key(text, pos)
             if key is None:
                 return out, pos
-            value, end = self.value(key[1], key[0], frame)
+            value, end = self.value(key[1], key[0], frame, repairs)
             out[key[0]] = value
             sep = _INTENT_SEP.match(text, end)
             nxt = sep.end() if sep is not None else end
@@ -179,7 +184,8 @@ class _IntentReader:
                 return out, end
             pos = nxt
 
-    def value(self, pos: int, key: str, frame: _IntentFrame) -> tuple[Any, int]:
+    def value(self, pos: int, key: str, frame: _IntentFrame, repairs: list[str]
+              ) -> tuple[Any, int]:
         """The value starting at ``pos``, typed for ``key``, and the position after it."""
         text = self.text
         param = frame.tool.param(key) if frame.tool is not None else None
@@ -187,7 +193,7 @@ class _IntentReader:
         quoted = self.quoted(pos)
         if quoted is not None:
             s, end = quoted
-            return (s if t is None or t.kind == "any" else coerce_text(s, t)), end
+            return (s if t is None or t.kind == "any" else typed_text(s, t, key, repairs)), end
         if pos < len(text) and text[pos] in "{[":
             # strict JSON first (it stops exactly at the value's end), then matched brackets
             found = json_at(text, pos)
@@ -197,12 +203,12 @@ class _IntentReader:
                 close = self.brackets().pairs.get(pos)
                 end = close + 1 if close is not None else -1
             if end > 0:
-                return coerce_text(text[pos:end], t), end
+                return typed_text(text[pos:end], t, key, repairs), end
         end = self.raw_end(pos, frame)
         raw = text[pos:end].strip()
         if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "`*":
             raw = raw.strip(raw[0])
-        return coerce_text(raw, t), end
+        return typed_text(raw, t, key, repairs), end
 
     def quoted(self, pos: int) -> tuple[str, int] | None:
         """A quoted string at ``pos`` and the position after it, or None."""
@@ -245,12 +251,13 @@ class _IntentReader:
         return tail.start() if tail is not None else stop.start()
 
 
-def intent_calls(text: str, toolset: Toolset) -> list[ToolCall]:
+def intent_calls(text: str, toolset: Toolset) -> list[ParsedCall]:
     """The calls stated in words in ``text`` (``I will use X with a = 1 and b = "y".``).
 
     The rules are ``nl_intent``'s (the module docstring of ``toolform.protocols._prose``):
     an intent verb and a tool name, then an optional argument clause of ``name OP value``
-    pairs, values typed from the schema. Never raises; no ``<think>`` stripping here.
+    pairs, values typed from the schema (a value that fits no member of its type is noted in
+    the call's repairs). No ``<think>`` stripping here.
 
     Parameters
     ----------
@@ -261,12 +268,16 @@ def intent_calls(text: str, toolset: Toolset) -> list[ToolCall]:
 
     Returns
     -------
-    list of ToolCall
-        In text order, names as written.
+    list of ParsedCall
+        In text order, names as written, each spanning its sentence from the verb.
+
+    Raises
+    ------
+    ParseError
+        Only at the limits: more than ``MAX_CALLS`` intents, or too many brackets to match
+        a bracketed value.
     """
     return _IntentReader(text, toolset).calls()
-
-
 
 
 @register_protocol(
@@ -283,7 +294,7 @@ class NlIntent(Protocol):
     """``I will use tool_name with arg = "value" and count = 2.``; rules in the module docstring.
 
     Writing: one sentence per call, string values as JSON strings, other values as JSON.
-    Reading never raises: free text has no markers to break.
+    Reading raises only at the limits (``MAX_CALLS``): free text has no markers to break.
 
     ``cannot_carry``: values of undeclared type come back as text (``untyped_values``);
     values of the wrong type for their parameter come back typed (``mistyped_values``); a call
@@ -309,7 +320,6 @@ class NlIntent(Protocol):
             lines.append(f"I will use {call.name} with {joined}.")
         return "\n".join(lines)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
-        """The intents stated in ``text`` as calls (never raises)."""
-        text, _ = strip_think(text)
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
+        """The intents stated in ``text`` as calls."""
         return intent_calls(text, toolset)

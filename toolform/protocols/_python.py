@@ -21,14 +21,17 @@ from typing import Any, Sequence
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
 from ._brackets import match_brackets
+from ._calls import ParsedCall
 from ._json import ABSTENTION
+from ._limits import check_calls
 from ._loose_json import to_json_value
 from ._names import find_tool
 from ._registry import Protocol, register_protocol
-from ._text import code_fences, strip_think
+from ._text import fences
 
-__all__ = ["PY_CALL_HEAD", "PY_CODE_LANGS", "PY_WRAPPER", "PythonCall", "py_module_calls",
-           "py_parse_source", "py_prose_calls", "py_read_call", "py_write_call"]
+__all__ = ["MAX_CALL_HEADS", "PY_CALL_HEAD", "PY_CODE_LANGS", "PY_WRAPPER", "PythonCall",
+           "ast_span", "call_heads", "line_starts", "py_block_calls", "py_module_calls", "py_parse_source",
+           "py_prose_calls", "py_read_call", "py_write_call"]
 
 
 # -- reading and writing Python call expressions (also used by the Python family of
@@ -145,35 +148,111 @@ def py_parse_source(source: str, mode: str) -> ast.AST:
         raise SyntaxError(str(exc)) from None
 
 
-def py_module_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
+def line_starts(source: str) -> list[int]:
+    """The offset of each line start of ``source`` (line 1 first)."""
+    out = [0]
+    pos = source.find("\n")
+    while pos >= 0:
+        out.append(pos + 1)
+        pos = source.find("\n", pos + 1)
+    return out
+
+
+def _char_offset(source: str, lines: list[int], lineno: int, col: int) -> int:
+    """The character offset of an ``ast`` position (``col`` counts UTF-8 bytes)."""
+    start = lines[lineno - 1]
+    end = lines[lineno] if lineno < len(lines) else len(source)
+    line = source[start:end]
+    return start + len(line.encode("utf-8", "surrogatepass")[:col].decode("utf-8", "ignore"))
+
+
+def ast_span(source: str, node: ast.AST, lines: list[int]) -> tuple[int, int]:
+    """The characters of ``source`` a parsed node spans (``lines`` from :func:`line_starts`)."""
+    return (_char_offset(source, lines, node.lineno, node.col_offset),  # type: ignore[attr-defined]
+            _char_offset(source, lines, node.end_lineno or node.lineno,  # type: ignore[attr-defined]
+                         node.end_col_offset or 0))  # type: ignore[attr-defined]
+
+
+def py_module_calls(block: str, toolset: Toolset) -> list[ParsedCall] | None:
     """Calls from a block that is valid Python: each top-level call statement (and the call
-    on the right of an assignment). None when the block is not valid Python."""
+    on the right of an assignment), each spanning its statement. None when the block is not
+    valid Python."""
+    if "(" not in block:
+        return []
     try:
         tree = py_parse_source(block, "exec")
     except SyntaxError:
         return None
-    calls = []
+    calls: list[ParsedCall] = []
+    lines: list[int] | None = None
     for stmt in getattr(tree, "body", []):
         value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign)) else None
         if isinstance(value, ast.Call):
             call = py_read_call(value, toolset)
             if call is not None:
-                calls.append(call)
+                lines = lines or line_starts(block)
+                calls.append(ParsedCall(call.name, call.arguments, ast_span(block, stmt, lines)))
+                check_calls(len(calls))
     return calls
 
 
-def py_prose_calls(block: str, toolset: Toolset) -> list[ToolCall]:
-    """Calls embedded in prose: each ``name(...)`` whose parentheses balance and parse.
+#: Most ``name(`` heads one block may hold for the prose reader.
+MAX_CALL_HEADS = 10_000
+# a call head read backwards from its parenthesis: finding the literal "(" first is fast
+_REVERSED_HEAD = re.compile(r"\(\s*(\w+(?:\s*\.\s*\w+)*)(?![\w.])")
+_DOT = re.compile(r"\s*\.\s*")
+
+
+def call_heads(block: str) -> list[re.Match[str]]:
+    """Every :data:`PY_CALL_HEAD` match of ``block``, in order, found from the parentheses.
+
+    The same matches ``PY_CALL_HEAD.finditer`` gives, in time linear in the text: the
+    reversed text is searched for ``(`` and the name before it, and each candidate is checked
+    with ``PY_CALL_HEAD`` itself.
+
+    Raises
+    ------
+    ParseError
+        When the block holds more than :data:`MAX_CALL_HEADS` heads.
+    """
+    if "(" not in block:
+        return []
+    size = len(block)
+    found = []
+    for r in _REVERSED_HEAD.finditer(block[::-1]):
+        name_start = size - r.end(1)
+        # the longest chain first; a part starting with a digit is no name, so try the
+        # chain from each later part
+        starts = [name_start] + [name_start + d.end() for d in
+                                 _DOT.finditer(block, name_start, size - r.start())]
+        for start in starts:
+            m = PY_CALL_HEAD.match(block, start)
+            if m is not None and m.end() == size - r.start():
+                found.append(m)
+                break
+        if len(found) > MAX_CALL_HEADS:
+            raise ParseError(f"the text holds more than {MAX_CALL_HEADS:,} call heads; not "
+                             "read")
+    found.reverse()
+    return found
+
+
+def py_prose_calls(block: str, toolset: Toolset) -> list[ParsedCall]:
+    """Calls embedded in prose: each ``name(...)`` whose parentheses balance and parse, each
+    spanning ``name(`` to its closing parenthesis.
 
     Raises
     ------
     ParseError
         When a call to a tool of the toolset is there but broken (unbalanced or not Python).
     """
+    heads = call_heads(block)
+    if not heads:
+        return []
     brackets = match_brackets(block, "(")
-    calls: list[ToolCall] = []
+    calls: list[ParsedCall] = []
     done = 0
-    for m in PY_CALL_HEAD.finditer(block):
+    for m in heads:
         paren = m.end() - 1
         # a call nested three calls deep is no tool call; the cap keeps the scan linear
         if m.start() < done or brackets.level(paren) > _PY_MAX_CALL_LEVEL:
@@ -196,11 +275,35 @@ def py_prose_calls(block: str, toolset: Toolset) -> list[ToolCall]:
         if isinstance(body, ast.Call):
             call = py_read_call(body, toolset)
             if call is not None:
-                calls.append(call)
+                calls.append(ParsedCall(call.name, call.arguments, (m.start(), close + 1)))
+                check_calls(len(calls))
                 done = close + 1
     return calls
 
 
+def py_block_calls(text: str, toolset: Toolset) -> list[ParsedCall]:
+    """The Python calls of ``text``: fenced Python blocks when there are any, else the whole
+    text; a block that is valid Python gives its top-level call statements, otherwise each
+    ``name(...)`` in it is read on its own (:func:`py_prose_calls`). Spans are in ``text``.
+
+    Raises
+    ------
+    ParseError
+        As for :func:`py_prose_calls`.
+    """
+    if "(" not in text:
+        return []
+    blocks = [(f.start, f.end) for f in fences(text) if f.lang in PY_CODE_LANGS] \
+        if "```" in text or "~~~" in text else []
+    calls: list[ParsedCall] = []
+    for start, end in blocks or [(0, len(text))]:
+        block = text[start:end]
+        found = py_module_calls(block, toolset)
+        found = found if found else py_prose_calls(block, toolset)
+        calls.extend(ParsedCall(c.name, c.arguments, (c.span[0] + start, c.span[1] + start))
+                     for c in found)
+        check_calls(len(calls))
+    return calls
 
 
 @register_protocol(
@@ -231,12 +334,6 @@ class PythonCall(Protocol):
             return ABSTENTION
         return "\n".join(py_write_call(c) for c in calls)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The Python calls in ``text``."""
-        text, _ = strip_think(text)
-        fences = [body for lang, body in code_fences(text) if lang in PY_CODE_LANGS]
-        calls: list[ToolCall] = []
-        for block in fences or [text]:
-            found = py_module_calls(block, toolset)
-            calls.extend(found if found else py_prose_calls(block, toolset))
-        return calls
+        return py_block_calls(text, toolset)

@@ -39,7 +39,13 @@ class Protocol:
         in this protocol. Raises ``ParseError`` when the protocol's markers are there but
         broken, with a message saying what is broken. Must never run code, and must stay
         linear in the length of the text.
+
+        A protocol written against the older API, with ``parse`` only, is read through its
+        ``parse``, each call spanning the whole text.
         """
+        if type(self).parse is not Protocol.parse:
+            return [ParsedCall(c.name, c.arguments, (0, len(text)))
+                    for c in self.parse(text, toolset)]
         raise NotImplementedError
 
     def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:

@@ -16,6 +16,9 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ..errors import ParseError
+from ._brackets import value_end
+
 __all__ = ["Fence", "KeptText", "code_fences", "fences", "strip_think", "think_spans"]
 
 _THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
@@ -124,6 +127,7 @@ def strip_think(text: str) -> tuple[str, bool]:
 
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+\-.]*)[^\n]*$", re.M)
+_SPACE = re.compile(r"\s*")
 
 
 @dataclass(frozen=True)
@@ -136,28 +140,52 @@ class Fence:
     end: int
 
 
-@functools.lru_cache(maxsize=16)
-def fences(text: str) -> tuple[Fence, ...]:
+def fences(text: str, *, json_bodies: bool = False) -> tuple[Fence, ...]:
     """The Markdown code blocks in ``text``, in order (memoised per text).
 
     A fence line is three or more backticks or tildes at the start of a line, then an optional
     language word; the block ends at the next line holding only a run of the same character at
-    least as long. One pass over the fence lines.
+    least as long. With ``json_bodies``, a block whose body starts (after white space) with
+    ``{`` or ``[`` ends at the first such line after that JSON value, so a fence line inside
+    one of its strings does not end it. One pass over the fence lines.
 
     Returns
     -------
     tuple of Fence
+
+    Raises
+    ------
+    ParseError
+        With ``json_bodies``, when the text has too many brackets to match.
     """
+    found = _fences(text, json_bodies)
+    if isinstance(found, ParseError):
+        raise ParseError(str(found))
+    return found
+
+
+@functools.lru_cache(maxsize=16)
+def _fences(text: str, json_bodies: bool) -> tuple[Fence, ...] | ParseError:
     lines = [(m.start(), m.end(), m.group(1), m.group(2)) for m in _FENCE.finditer(text)]
     out = []
     i = 0
     while i < len(lines):
         _, end, run, lang = lines[i]
         body = min(end + 1, len(text))
+        after = body
+        if json_bodies:
+            first = _SPACE.match(text, body).end()
+            if text[first:first + 1] in ("{", "["):
+                try:
+                    after = value_end(text, first) or body
+                except ParseError as exc:
+                    return exc
         close = None
         for j in range(i + 1, len(lines)):
-            start_j, end_j, run_j, lang_j = lines[j]
-            line = text[start_j:end_j].strip()
+            start_j, end_j, run_j, _ = lines[j]
+            if start_j < after:
+                continue
+            line = text[start_j:end_j].strip(" \t\r")
             if run_j[0] == run[0] and len(run_j) >= len(run) and line == run_j:
                 close = j
                 break

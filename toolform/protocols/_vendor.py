@@ -157,7 +157,7 @@ def vendor_regions(text: str) -> list[Region]:
                          else "llama_function")
                 found.append(Region(shape, m.start(), _with_close(text, end, _FUNCTION_CLOSE)))
         if "<|python_tag|>" in text:
-            for m, start, end in tag_bodies(text, _PYTHON_TAG, _PYTHON_END, json_values=True):
+            for m, start, end in tag_bodies(text, _PYTHON_TAG, _PYTHON_END, bracketed=True):
                 found.append(Region("llama_python_tag", m.start(),
                                     _with_close(text, end, _PYTHON_END)))
         if "[TOOL_CALLS]" in text:
