@@ -17,16 +17,19 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
+import json
 import re
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
-from ._limits import MAX_DEPTH
+from ._limits import MAX_DEPTH, MAX_TAGS
 
-__all__ = ["Brackets", "MAX_BRACKET_STEPS", "match_brackets", "tag_bodies", "value_end"]
+__all__ = ["Brackets", "MAX_BRACKET_STEPS", "inner_brackets", "match_brackets", "tag_bodies",
+           "value_end"]
 
 #: Most brackets plus quoted strings inside brackets that one text may hold.
-MAX_BRACKET_STEPS = 20_000
+MAX_BRACKET_STEPS = 4_096
 
 _PAIRS = {"}": "{", "]": "[", ")": "("}
 @dataclass(frozen=True)
@@ -71,21 +74,6 @@ class Brackets:
         return 0
 
 
-@functools.lru_cache(maxsize=16)
-def _inside(opens: str, dq: bool, sq: bool) -> re.Pattern[str]:
-    """The tokens inside brackets: a run of opening brackets, a closing bracket, and (when
-    on) a quoted string from its opening quote, whose group ``dq``/``sq`` is None when the
-    string never closes (a double-quoted string may span lines; a single-quoted one ends at
-    an unescaped line break). The string patterns cannot backtrack."""
-    closes = "".join(c for c, o in _PAIRS.items() if o in opens)
-    parts = [f"(?P<open>[{re.escape(opens)}]+)", f"[{re.escape(closes)}]"]
-    if dq:
-        parts.append(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?P<dq>")?')
-    if sq:
-        parts.append(r"'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+(?P<sq>')?")
-    return re.compile("|".join(parts), re.S)
-
-
 def _first_of(text: str, chars: str, pos: int, at: dict[str, int]) -> int:
     """The first position at or after ``pos`` holding one of ``chars`` (``at`` caches each
     character's next position, found again only once ``pos`` passes it), or -1."""
@@ -99,7 +87,37 @@ def _first_of(text: str, chars: str, pos: int, at: dict[str, int]) -> int:
     return best
 
 
-def _match(text: str, opens: str) -> Brackets:
+_JSON = json.JSONDecoder()
+
+
+def _strict_json_end(text: str, start: int) -> tuple[int, int]:
+    """``(end, depth)`` of the strict JSON value starting at ``start`` (depth capped at
+    ``MAX_DEPTH + 2``), or ``(0, 0)`` when none reads there."""
+    try:
+        value, end = _JSON.raw_decode(text, start)
+    except (ValueError, RecursionError):
+        return 0, 0
+    depth = 0
+    todo = [(value, 1)]
+    while todo:  # iterative, and it stops as soon as the value is too deep
+        v, d = todo.pop()
+        if isinstance(v, (dict, list)):
+            if d > depth:
+                depth = d
+                if depth > MAX_DEPTH + 1:
+                    return end, MAX_DEPTH + 2
+            todo.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return end, depth
+
+
+# a quoted string from its opening quote; the group is None when it never closes (a
+# double-quoted string may span lines, a single-quoted one ends at an unescaped line break).
+# Neither can backtrack.
+_DQ = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(")?', re.S)
+_SQ = re.compile(r"'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+(')?", re.S)
+
+
+def _match(text: str, opens: str, *, json_first: bool = True) -> Brackets:
     closes = "".join(c for c, o in _PAIRS.items() if o in opens)
     run_of = re.compile(f"[{re.escape(opens)}]+").match
     found = Brackets()
@@ -118,32 +136,43 @@ def _match(text: str, opens: str) -> Brackets:
     # escaped depends only on the backslashes before it), so double quotes are then ordinary
     # characters; a single-quoted one likewise up to the line break it ran to
     dq, sq_from = True, 0
-    inside = _inside(opens, True, True)
+    inside = opens + closes + "\"'"
+    json_first = json_first and ("{" in opens or "[" in opens)
     steps = 0
     pos = 0
     while True:
         if not height:
             start = _first_of(text, opens, pos, at)
-            if start < 0:
-                break
-            m = run_of(text, start)
         else:
             if sq_from and pos >= sq_from:  # past the stretch where single quotes cannot close
                 sq_from = 0
-                inside = _inside(opens, dq, True)
-            m = inside.search(text, pos)
-            if sq_from and (m is None or m.start() >= sq_from):
+            chars = inside if dq and not sq_from else inside.replace(
+                '"' if not dq else "\0", "").replace("'" if sq_from else "\0", "")
+            start = _first_of(text, chars, pos, at)
+            if sq_from and (start < 0 or start >= sq_from):
                 pos = sq_from
                 continue
-            if m is None:
-                break
+        if start < 0:
+            break
         steps += 1
         if steps > MAX_BRACKET_STEPS:
             raise ParseError(f"the text holds more than {MAX_BRACKET_STEPS:,} brackets and "
                              "quoted strings inside brackets; not read")
-        start, pos = m.span()
         first = text[start]
+        if not height and first in "{[" and json_first:
+            # a value that reads as strict JSON is skipped by the C decoder: only its
+            # outermost pair is recorded (no JSON value holds a parenthesis outside strings)
+            end, d = _strict_json_end(text, start)
+            if end:
+                pairs[start] = end - 1
+                depths[start] = d
+                levels[start] = 0
+                if d <= MAX_DEPTH:
+                    spans.append((start, end - 1))
+                pos = end
+                continue
         if first in opens:
+            pos = run_of(text, start).end()
             n = pos - start
             if n == 1:
                 levels[start] = height
@@ -154,6 +183,7 @@ def _match(text: str, opens: str) -> Brackets:
             sub.extend([1] * kept)
             height += n
         elif first in closes:
+            pos = start + 1
             run = stack[-1]
             o = run[0] + run[1] - 1
             if text[o] != _PAIRS[first]:
@@ -179,13 +209,17 @@ def _match(text: str, opens: str) -> Brackets:
             elif d <= MAX_DEPTH:
                 spans.append((o, start))
         elif first == '"':
-            if m.group("dq") is None:  # never closes: an ordinary character from now on
+            m = _DQ.match(text, start)
+            if m.group(1) is None:  # never closes: an ordinary character from now on
                 dq, pos = False, start + 1
-                inside = _inside(opens, False, not sq_from)
-        elif m.group("sq") is None:  # never closes before its line break
-            sq_from, pos = pos, start + 1
-            inside = _inside(opens, dq, False)
-        # a quoted string that closes is skipped whole
+            else:  # a quoted string is skipped whole
+                pos = m.end()
+        else:
+            m = _SQ.match(text, start)
+            if m.group(1) is None:  # never closes before its line break
+                sq_from, pos = m.end(), start + 1
+            else:
+                pos = m.end()
     if stack:
         unclosed.append((stack[0][0], len(text)))
     return found
@@ -207,8 +241,10 @@ def match_brackets(text: str, opens: str = "{[") -> Brackets:
     that never closes is read as an ordinary character. A closing bracket that does not fit
     the innermost open one abandons every open bracket. The work is linear in the text:
     characters are found with ``str.find``, a string is skipped by one regular-expression
-    match that cannot backtrack, a run of opening brackets is one step, and only brackets and
-    strings inside brackets cost a step of Python.
+    match that cannot backtrack, a run of opening brackets is one step, an outermost value
+    that reads as strict JSON is one step (the C decoder reads it; only its outermost pair is
+    recorded, and its depth), and only brackets and strings inside brackets cost a step of
+    Python.
 
     Parameters
     ----------
@@ -232,6 +268,19 @@ def match_brackets(text: str, opens: str = "{[") -> Brackets:
     if isinstance(found, ParseError):
         raise ParseError(str(found))
     return found
+
+
+def inner_brackets(value: str) -> Brackets:
+    """Every pair of ``{}`` and ``[]`` in one value's text, the outermost JSON value read
+    bracket by bracket too (:func:`match_brackets` records only its outermost pair); for a
+    short value, such as a list of calls, not memoised.
+
+    Raises
+    ------
+    ParseError
+        As for :func:`match_brackets`.
+    """
+    return _match(value, "{[", json_first=False)
 
 
 def value_end(text: str, pos: int) -> int | None:
@@ -293,11 +342,15 @@ def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str], *,
     Raises
     ------
     ParseError
-        As for :func:`match_brackets` (only with ``json_values`` or ``bracketed``).
+        With more than ``MAX_TAGS`` opening tags, or as for :func:`match_brackets` (only with
+        ``json_values`` or ``bracketed``).
     """
-    opens = list(opening.finditer(text))
+    opens = list(itertools.islice(opening.finditer(text), MAX_TAGS + 1))
     if not opens:
         return []
+    if len(opens) > MAX_TAGS:
+        raise ParseError(f"the reply holds more than {MAX_TAGS:,} {opens[0].group()!r} tags; "
+                         "not read")
     open_starts = [m.start() for m in opens]
     closes = [m.start() for m in closing.finditer(text)]
     starts, ends = _regions(text) if bracketed else ([], [])

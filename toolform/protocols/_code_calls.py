@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
+import itertools
 import json
 import math
 import re
@@ -23,14 +24,14 @@ from ..ir import ToolCall, ToolIR, Toolset, TypeIR
 from ._brackets import match_brackets, tag_bodies, value_end
 from ._calls import ParsedCall
 from ._json import ABSTENTION, fragment_calls
-from ._limits import MAX_DEPTH, check_arguments, check_calls
-from ._loose_json import json_at, json_fragments, to_json_value
-from ._names import find_tool, tool_finder
+from ._limits import MAX_ARGUMENTS, MAX_DEPTH, Budget, check_arguments, check_calls
+from ._loose_json import json_at, json_fragments, to_json_value, why_not_json
+from ._names import find_tool, holds_a_name, names_a_tool, tool_finder
 from ._python import (PY_CALL_HEAD, PY_CODE_LANGS, PY_WRAPPER, ast_span, line_starts,
                       py_module_calls, py_parse_source, py_prose_calls, py_read_call,
                       py_write_call)
 from ._registry import Protocol, register_protocol
-from ._text import fences
+from ._text import contains, fences, lowered
 from ._values import coerce_value, quote_if_needed, text_of, typed_text, unquote_value
 
 __all__ = ["BfclPythonList", "BracketCall", "CliCall", "GraphqlCall", "PythonListCall",
@@ -62,7 +63,7 @@ def _blocks(text: str, langs: set[str]) -> list[tuple[int, str]]:
     """``(offset, body)`` of each fenced block of ``text`` in one of ``langs``, or of the
     whole text when none."""
     found = [(f.start, text[f.start:f.end]) for f in fences(text) if f.lang in langs] \
-        if "```" in text or "~~~" in text else []
+        if contains(text, "```") or contains(text, "~~~") else []
     return found or [(0, text)]
 
 
@@ -247,7 +248,7 @@ class BfclPythonList(Protocol):
         return calls
 
 
-_BFCL_HEAD = re.compile(r"\[?\s*[^\W\d][\w.]*\s*\(")
+_BFCL_HEAD = re.compile(r"\[?\s*+[^\W\d][\w.]*+\s*+\(")
 
 
 def _bfcl_call(node: ast.Call, toolset: Toolset) -> ToolCall:
@@ -341,7 +342,7 @@ class PythonTag(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls after each ``<|python_tag|>`` marker of ``text``."""
-        if "<|python_tag|>" not in text:
+        if not contains(text, "<|python_tag|>"):
             return []
         calls: list[ParsedCall] = []
         for m, start, end in tag_bodies(text, _PY_TAG, _PY_END, bracketed=True):
@@ -455,9 +456,27 @@ _WORD = re.compile(r"\w")
 _OPTION = re.compile(r"--\w")
 
 
-def _cli_commands(block: str) -> list[tuple[int, int, list[str]]]:
-    """The block split into commands of raw shell tokens (a new line outside quotes ends one;
-    a backslash before it continues the command), each with its span in ``block``."""
+@functools.lru_cache(maxsize=64)
+def _command_heads(names: tuple[str, ...], options: bool) -> re.Pattern[str]:
+    """Lines that may start a command: the first word a tool's name up to case and the
+    separators ``-``, ``_``, ``.`` (its skeleton), or (with ``options``, when the text holds a
+    ``--``) any first word followed by an option."""
+    skeletons = sorted({_SEPARATORS.sub(lambda _: "[-_.]*", re.escape(_SEPARATORS.sub("_", n)))
+                        for n in names if n and not any(c.isspace() for c in n)},
+                       key=len, reverse=True)
+    known = f"(?:{'|'.join(skeletons)})(?=\\s|$)" if skeletons else "(?!)"
+    option = r"|[^\s'\"]++[ \t]+--\w" if options else ""
+    return re.compile(rf"^[ \t]*(?:\$[ \t]+)?(?:{known}{option})", re.M | re.I)
+
+
+_SEPARATORS = re.compile(r"(?:\\[-_.]|_)+")
+
+
+def _cli_commands(block: str, toolset: Toolset) -> list[tuple[int, int, list[str]]]:
+    """The commands of the block that may be calls, as raw shell tokens, each with its span
+    in ``block``: those on a line whose first word is a tool's name (up to case and
+    separators) or is followed by an option. A command runs to a new line outside quotes; a
+    backslash before the new line continues it."""
     # continuations become one space; ``shrunk`` maps folded offsets back to the block's
     shrunk: list[tuple[int, int]] = []
     pieces, pos, lost = [], 0, 0
@@ -476,20 +495,28 @@ def _cli_commands(block: str) -> list[tuple[int, int, list[str]]]:
         return at + (shrunk[i][1] if i >= 0 else 0)
 
     commands: list[tuple[int, int, list[str]]] = []
-    current: list[str] = []
-    first = last = 0
-    for m in _SH_TOKEN.finditer(folded):
-        if m.group() == "\n":
-            if current:
-                commands.append((back(first), back(last), current))
-            current = []
+    budget = Budget("command lines")
+    done = 0
+    heads = _command_heads(tuple(toolset.names), contains(folded, "--"))
+    for head in heads.finditer(folded):
+        if head.start() < done:  # a line inside the quoted value of the command before
             continue
-        if not current:
-            first = m.start()
-        current.append(m.group())
-        last = m.end()
-    if current:
-        commands.append((back(first), back(last), current))
+        budget.step()
+        current: list[str] = []
+        first = last = head.start()
+        for m in _SH_TOKEN.finditer(folded, head.start()):
+            if m.group() == "\n":
+                break
+            if not current:
+                first = m.start()
+            current.append(m.group())
+            last = m.end()
+            if len(current) > 2 * MAX_ARGUMENTS + 2:
+                raise ParseError(f"the command {current[0][:60]!r} holds more than "
+                                 f"{MAX_ARGUMENTS:,} arguments; not read")
+        done = last
+        if current:
+            commands.append((back(first), back(last), current))
     return commands
 
 
@@ -589,12 +616,14 @@ class CliCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The command-line calls of ``text``, values typed from the schema."""
-        if not text.strip():
+        # a command line starts with a tool's name (up to case and separators: every piece of
+        # it is there) or has an option
+        if not contains(text, "--") and not names_a_tool(lowered(text), tuple(toolset.names)):
             return []
         calls: list[ParsedCall] = []
         find = tool_finder(toolset)
         for offset, block in _blocks(text, _SHELL_LANGS):
-            for start, end, raw in _cli_commands(block):
+            for start, end, raw in _cli_commands(block, toolset):
                 repairs: list[str] = []
                 call = _cli_call(raw, toolset, find, repairs)
                 if call is not None:
@@ -741,7 +770,8 @@ class _SqlScan(_Scan):
                 if cast.group(1).lower() in ("json", "jsonb"):
                     found = json_at(s.strip(), 0)
                     if found is None or found[1] != len(s.strip()):
-                        raise ParseError(f"a ::{cast.group(1)} value is not JSON")
+                        raise ParseError(f"a ::{cast.group(1)} value is not JSON"
+                                         + why_not_json(s.strip()))
                     return found[0]
             return s
         if _ARRAY.match(self.text, self.pos):
@@ -850,7 +880,7 @@ class SqlCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The ``SELECT`` calls of ``text``."""
-        if "select" not in text.lower():
+        if not contains(lowered(text), "select"):
             return []
         return [c for offset, block in _blocks(text, _SQL_LANGS)
                 for c in _shifted(_sql_calls(block, toolset), offset)]
@@ -1018,7 +1048,7 @@ class GraphqlCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The mutation fields of ``text`` as calls."""
-        if ("mutation" not in text and "query" not in text) or "{" not in text:
+        if (not contains(text, "mutation") and not contains(text, "query")) or "{" not in text:
             return []
         return [c for offset, block in _blocks(text, _GQL_LANGS)
                 for c in _shifted(_gql_calls(block, toolset), offset)]
@@ -1167,7 +1197,8 @@ class _SexprScan(_Scan):
         if self.text[self.pos:self.pos + 1] in ('"', "{", "["):
             found = json_at(self.text, self.pos)
             if found is None:
-                raise ParseError(f"unreadable value at offset {self.pos}")
+                raise ParseError(f"unreadable value at offset {self.pos}"
+                                 + why_not_json(self.text, self.pos))
             self.pos = found[1]
             return found[0]
         word = self.atom()
@@ -1299,7 +1330,9 @@ def _symbol_read(kind: str, raw: str, name: str) -> Any:
         return None
     found = json_at(raw, 0)
     if found is None or found[1] != len(raw):
-        raise ParseError(f"{name}: {raw[:40]!r} is not a {kind} value")
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise ParseError(f"{name}: {raw[:40]!r} is not {article} {kind} value"
+                         + why_not_json(raw))
     value = found[0]
     ok = {"integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
           "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
@@ -1339,8 +1372,10 @@ class SymbolicCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The symbolic calls of ``text``."""
-        if not toolset.names:
+        if not toolset.names or not text.strip():
             return []
+        if "★" not in text and not holds_a_name(lowered(text), tuple(toolset.names)):
+            return []  # only a line holding a tool's name alone (up to case) is a call
         # without a star, only a line holding a tool's name alone can be a call
         lines = _SYM_LINE.finditer(text) if "★" in text else \
             _bare_name_lines(tuple(toolset.names)).finditer(text)
@@ -1355,7 +1390,8 @@ class SymbolicCall(Protocol):
                     calls.append(ParsedCall(name, {}, m.span(1)))
                     check_calls(len(calls))
                 continue
-            heads = list(_SYM_ARG.finditer(rest))
+            heads = list(itertools.islice(_SYM_ARG.finditer(rest), MAX_ARGUMENTS + 1))
+            check_arguments(len(heads), name)
             if not heads or heads[0].start() != 0:
                 if find(name) is None:
                     continue

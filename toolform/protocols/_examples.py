@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ._text import fences
+from ..errors import ParseError
+from ._text import contains, fences
 
 __all__ = ["EXAMPLE_CUES", "LOOK_AHEAD", "LOOK_BACK", "REFUSAL_CUES", "example_flags"]
 
@@ -98,7 +99,11 @@ def example_flags(text: str, spans: Sequence[tuple[int, int]]) -> list[str | Non
         Per span, in the given order: the words that mark the call as an example (quoted in
         the issue), or None when it is a call.
     """
-    blocks = [(f.start, f.end) for f in fences(text)] if "```" in text or "~~~" in text else []
+    try:
+        blocks = [(f.start, f.end) for f in fences(text)] if contains(text, "```") or contains(text, "~~~") \
+            else []
+    except ParseError:  # too many fences to pair: judge each call by its own sentences
+        blocks = []
     # a call in a code block is introduced and followed by what surrounds the block
     anchors = []
     for start, end in spans:

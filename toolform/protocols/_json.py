@@ -16,13 +16,13 @@ from typing import Any, Sequence
 
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
-from ._brackets import match_brackets, tag_bodies
+from ._brackets import inner_brackets, tag_bodies
 from ._calls import ParsedCall
 from ._limits import check_calls
 from ._loose_json import Fragment, json_copy, json_fragments, loads_loose
 from ._names import find_tool
 from ._registry import Protocol, register_protocol
-from ._text import fences
+from ._text import contains, fences, lowered
 
 __all__ = ["ABSTENTION", "JsonObject", "ToolCallTags", "calls_from_value", "fragment_calls",
            "read_fragments"]
@@ -79,19 +79,20 @@ def calls_from_value(value: Any, toolset: Toolset, *, anchored: bool = False) ->
 def _element_spans(text: str, start: int, end: int, count: int) -> list[tuple[int, int]] | None:
     """The spans of the ``count`` objects that are the elements of the JSON list
     ``text[start:end]``, or None when its elements are not exactly that many objects."""
-    brackets = match_brackets(text, "{[")
+    value = text[start:end]
+    brackets = inner_brackets(value)
     spans = []
-    pos = start + 1
+    pos = 1
     while True:
-        pos = _SPACE.match(text, pos).end()
-        if pos >= end - 1 or text[pos] != "{":
+        pos = _SPACE.match(value, pos).end()
+        if pos >= len(value) - 1 or value[pos] != "{":
             break
         close = brackets.pairs.get(pos)
-        if close is None or close >= end:
+        if close is None:
             return None
-        spans.append((pos, close + 1))
-        pos = _SPACE.match(text, close + 1).end()
-        if text.startswith(",", pos):
+        spans.append((start + pos, start + close + 1))
+        pos = _SPACE.match(value, close + 1).end()
+        if value.startswith(",", pos):
             pos += 1
     return spans if len(spans) == count else None
 
@@ -129,7 +130,7 @@ def read_fragments(text: str, toolset: Toolset, *, anchored: bool, offset: int =
     ParseError
         For that broken fragment, or a call whose arguments are not an object.
     """
-    if "name" not in text:  # every call shape names its tool (wrappers hold named calls)
+    if not contains(text, "name"):  # every call shape names its tool (wrappers hold named calls)
         return []
     calls: list[ParsedCall] = []
     for fragment in json_fragments(text):
@@ -181,9 +182,9 @@ class JsonObject(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The JSON calls in ``text`` (see the class docstring)."""
-        if "name" not in text:
+        if not contains(text, "name"):
             return []
-        if "<" in text and "<tool_call>" in text.lower():
+        if "<" in text and contains(lowered(text), "<tool_call>"):
             # blank the tagged bodies out (keeping every offset): that shape is
             # tool_call_tags's own
             pieces, pos = [], 0
@@ -225,12 +226,12 @@ class ToolCallTags(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls inside ``<tool_call>`` tags of ``text``, each spanning its tag."""
-        if "<" not in text or "<tool_call>" not in text.lower():
+        if "<" not in text or not contains(lowered(text), "<tool_call>"):
             return []
         calls: list[ParsedCall] = []
         for m, start, end in tag_bodies(text, _TAG_OPEN, _TAG_CLOSE, json_values=True):
             body = text[start:end]
-            blocks = fences(body) if "```" in body or "~~~" in body else ()
+            blocks = fences(body) if contains(body, "```") or contains(body, "~~~") else ()
             found = [c for piece, at in ([(body[f.start:f.end], start + f.start)
                                            for f in blocks] or [(body, start)])
                      for c in read_fragments(piece, toolset, anchored=True, offset=at)]

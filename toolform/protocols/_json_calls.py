@@ -21,7 +21,7 @@ from ._json import ABSTENTION, calls_from_value, fragment_calls
 from ._limits import check_calls
 from ._loose_json import json_fragments, loads_loose
 from ._registry import Protocol, register_protocol
-from ._text import fences
+from ._text import contains, fences
 
 __all__ = ["CodeBlockJson", "JsonArray", "JsonlCall", "Native", "SlotFillCall",
            "TwoStepCall"]
@@ -65,7 +65,7 @@ class JsonArray(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls of the JSON arrays in ``text``."""
-        if "name" not in text or "[" not in text:
+        if not contains(text, "name") or "[" not in text:
             return []
         calls: list[ParsedCall] = []
         for fragment in json_fragments(text):
@@ -103,7 +103,7 @@ class JsonlCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls of the JSON lines of ``text``."""
-        if "name" not in text or "{" not in text:
+        if not contains(text, "name") or "{" not in text:
             return []
         calls: list[ParsedCall] = []
         for m in _JSON_LINE.finditer(text):  # not splitlines: \x85 is data
@@ -149,7 +149,7 @@ class CodeBlockJson(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls inside the JSON fences of ``text``."""
-        if "name" not in text or ("```" not in text and "~~~" not in text):
+        if not contains(text, "name") or (not contains(text, "```") and not contains(text, "~~~")):
             return []
         calls: list[ParsedCall] = []
         for fence in fences(text, json_bodies=True):
@@ -200,7 +200,7 @@ class Native(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls of ``tool_calls`` JSON in ``text``."""
-        if "tool_calls" not in text and '"function"' not in text:
+        if not contains(text, "tool_calls") and '"function"' not in text:
             return []
         calls: list[ParsedCall] = []
         for fragment in json_fragments(text):
@@ -262,7 +262,7 @@ class SlotFillCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The filled skeletons of ``text``."""
-        if "name" not in text:
+        if not contains(text, "name"):
             return []
         calls: list[ParsedCall] = []
         for fragment in json_fragments(text):

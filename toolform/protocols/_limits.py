@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ..errors import ParseError
 
-__all__ = ["MAX_ARGUMENTS", "MAX_CALLS", "MAX_CANDIDATES", "MAX_DEPTH", "MAX_DOCUMENT_CHARS",
-           "MAX_REPLY_CHARS", "Budget", "check_arguments", "check_calls"]
+__all__ = ["Budget", "MAX_ARGUMENTS", "MAX_CALLS", "MAX_CANDIDATES", "MAX_DEPTH",
+           "MAX_DOCUMENT_CHARS", "MAX_REPLY_CHARS", "MAX_TAGS", "check_arguments", "check_calls"]
 
 #: Replies longer than this many characters are not parsed at all (an issue says so).
 MAX_REPLY_CHARS = 1_000_000
@@ -19,13 +19,16 @@ MAX_REPLY_CHARS = 1_000_000
 MAX_DEPTH = 100
 
 #: Most calls one reply may hold under one protocol.
-MAX_CALLS = 1_000
+MAX_CALLS = 256
 
 #: Most arguments one call may hold.
-MAX_ARGUMENTS = 1_000
+MAX_ARGUMENTS = 256
+
+#: Most opening tags of one kind (``<tool_call>``, ``<invoke``, ...) a reader looks at.
+MAX_TAGS = 1_024
 
 #: Most candidates (lines, heads, rows that might be calls) one reader looks at in a reply.
-MAX_CANDIDATES = 10_000
+MAX_CANDIDATES = 4_096
 
 #: Longest YAML or TOML document a reader hands to its (pure-Python) parser, in characters.
 MAX_DOCUMENT_CHARS = 20_000
@@ -45,16 +48,17 @@ def check_arguments(count: int, name: str) -> None:
 
 
 class Budget:
-    """Counts the candidates one reader looks at, and refuses the text past
-    :data:`MAX_CANDIDATES` (``ParseError`` naming ``what``)."""
+    """Counts the candidates one reader looks at, and refuses the text past ``limit``
+    (:data:`MAX_CANDIDATES` unless given; ``ParseError`` naming ``what``)."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, limit: int = MAX_CANDIDATES) -> None:
         self.what = what
+        self.limit = limit
         self.count = 0
 
     def step(self) -> None:
         """Count one candidate."""
         self.count += 1
-        if self.count > MAX_CANDIDATES:
-            raise ParseError(f"the reply holds more than {MAX_CANDIDATES:,} {self.what}; "
+        if self.count > self.limit:
+            raise ParseError(f"the reply holds more than {self.limit:,} {self.what}; "
                              "not read")

@@ -15,15 +15,17 @@ import functools
 import json
 import math
 import re
+import sys
+import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from ..errors import ParseError
 from ._brackets import match_brackets
 from ._limits import MAX_DEPTH
 
 __all__ = ["Fragment", "MAX_LOOSE_TOKENS", "check_depth", "json_at", "json_copy", "json_fragments",
-           "json_text", "loads_loose", "to_json_value"]
+           "json_text", "loads_loose", "to_json_value", "why_not_json"]
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+|//[^\n]*)
@@ -40,6 +42,8 @@ _ESCAPES = {'"': '"', "'": "'", "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n":
             "r": "\r", "t": "\t", "0": "\0"}
 
 
+#: Longest digit string read as an integer (Python refuses longer ones by default).
+_MAX_INT_DIGITS = sys.get_int_max_str_digits() or 4300
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.S)
 #: Most tokens (or backslash escapes) the tolerant reader reads in one value.
 MAX_LOOSE_TOKENS = 20_000
@@ -167,11 +171,15 @@ class _Loose:
 
 
 def _number(tok: str, pos: int) -> int | float:
+    digits = tok[1:] if tok[:1] in "+-" else tok
+    if digits.isdecimal() and len(digits) > _MAX_INT_DIGITS:  # str methods: no regex pass
+        raise ParseError(f"unreadable number at offset {pos}: an integer of {len(digits):,} "
+                         f"digits, past the {_MAX_INT_DIGITS:,} Python reads")
     try:
-        if re.fullmatch(r"[-+]?\d+", tok):
+        if digits.isdecimal():
             return int(tok)
         value = float(tok)
-    except ValueError as exc:  # e.g. an integer past Python's digit limit
+    except ValueError as exc:
         raise ParseError(f"unreadable number at offset {pos}: {exc}") from None
     if not math.isfinite(value):
         raise ParseError(f"number out of range at offset {pos}")
@@ -243,63 +251,85 @@ class Fragment:
     error: str = ""
 
 
-def json_fragments(text: str) -> tuple[Fragment, ...]:
-    """Every outermost JSON object or array in ``text``, decoded tolerantly (memoised).
+def json_fragments(text: str) -> Iterator[Fragment]:
+    """Every outermost JSON object or array in ``text``, decoded tolerantly, in text order.
 
     A span that does not decode is searched once more inside (two levels at most), so a call
     wrapped in prose braces is still found; spans that never close are returned as errors
-    when they hold a ``:`` (without one they cannot be a call).
+    when they hold a ``:`` (without one they cannot be a call). Lazy and memoised: every
+    parser of a reply asks for the same text's fragments, each is decoded once, and a reader
+    that stops at a broken call never pays for the rest.
 
     Parameters
     ----------
     text : str
         Reply text, prose allowed around the values.
 
-    Returns
-    -------
-    tuple of Fragment
-        In text order. Shared between callers (every parser of a reply asks for the same
-        text): read the values, never change them (:func:`json_copy` copies one).
+    Yields
+    ------
+    Fragment
+        Shared between callers: read the values, never change them (:func:`json_copy`
+        copies one).
 
     Raises
     ------
     ParseError
         When the text has too many brackets to match (``MAX_BRACKET_STEPS``).
     """
-    found = _memo_fragments(text)
-    if isinstance(found, ParseError):
-        raise ParseError(str(found))
-    return found
+    return iter(_fragments_of(text))
+
+
+class _Fragments:
+    """The fragments of one text, decoded as they are first asked for."""
+
+    def __init__(self, text: str, level: int) -> None:
+        found = match_brackets(text, "{[")
+        self.text = text
+        self.level = level
+        # (start, end, closed) in text order; closed spans decode, unclosed ones are errors
+        self.spans = sorted([(s, e, True) for s, e in found.spans]
+                            + [(s, e, False) for s, e in found.unclosed
+                               if text.find(":", s, e) >= 0])
+        self.done: list[list[Fragment]] = []
+        self._lock = threading.Lock()  # replies are parsed from several threads at once
+
+    def _decode(self, start: int, end: int, closed: bool) -> list[Fragment]:
+        text = self.text
+        if not closed:
+            return [Fragment(start, end, text[start:end], error="bracket never closed")]
+        chunk = text[start:end + 1]
+        try:
+            return [Fragment(start, end, chunk, loads_loose(chunk))]
+        except ParseError as exc:
+            good = [f for f in _Fragments(chunk[1:-1], self.level + 1)
+                    if not f.error] if self.level < 2 else []
+            if good:
+                return [Fragment(start + 1 + f.start, start + 1 + f.end, f.text, f.value)
+                        for f in good]
+            return [Fragment(start, end, chunk, error=str(exc))]
+
+    def __iter__(self) -> Iterator[Fragment]:
+        for i, (start, end, closed) in enumerate(self.spans):
+            if i >= len(self.done):
+                with self._lock:
+                    if i >= len(self.done):
+                        self.done.append(self._decode(start, end, closed))
+            yield from self.done[i]
 
 
 @functools.lru_cache(maxsize=16)
-def _memo_fragments(text: str) -> tuple[Fragment, ...] | ParseError:
+def _memo_fragments(text: str) -> _Fragments | ParseError:
     try:
-        return tuple(_fragments(text, 0))
+        return _Fragments(text, 0)
     except ParseError as exc:
         return exc
 
 
-def _fragments(text: str, _level: int) -> list[Fragment]:
-    found = match_brackets(text, "{[")
-    out: list[Fragment] = []
-    for start, end in found.spans:
-        chunk = text[start:end + 1]
-        try:
-            out.append(Fragment(start, end, chunk, loads_loose(chunk)))
-        except ParseError as exc:
-            inner = _fragments(chunk[1:-1], _level + 1) if _level < 2 else []
-            good = [f for f in inner if not f.error]
-            if good:
-                out.extend(Fragment(start + 1 + f.start, start + 1 + f.end, f.text, f.value)
-                           for f in good)
-            else:
-                out.append(Fragment(start, end, chunk, error=str(exc)))
-    for start, end in found.unclosed:
-        if text.find(":", start, end) >= 0:  # with no key-value pair it cannot be a call
-            out.append(Fragment(start, end, text[start:end], error="bracket never closed"))
-    out.sort(key=lambda f: f.start)
-    return out
+def _fragments_of(text: str) -> _Fragments:
+    found = _memo_fragments(text)
+    if isinstance(found, ParseError):
+        raise ParseError(str(found))
+    return found
 
 
 def json_copy(value: Any) -> Any:
@@ -352,6 +382,17 @@ def json_at(text: str, pos: int) -> tuple[Any, int] | None:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value, end
+
+
+def why_not_json(text: str, pos: int = 0) -> str:
+    """``": <the decoder's reason>"`` when no JSON value reads at ``pos`` of ``text`` (the
+    reason says, for instance, that an integer has more digits than Python reads), else
+    ``""``: the tail of an issue naming an unreadable value."""
+    try:
+        _JSON_DECODER.raw_decode(text, pos)
+    except (ValueError, RecursionError) as exc:
+        return f": {str(exc)[:160]}"
+    return ""
 
 
 def json_text(value: Any) -> str:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 
 from ..ir import ToolIR, Toolset
+from ._text import contains
 
-__all__ = ["NAME_RATIO", "find_tool", "resolve_name", "tool_finder"]
+__all__ = ["NAME_RATIO", "find_tool", "holds_a_name", "mentions_a_tool", "name_pieces",
+           "names_a_tool", "resolve_name", "tool_finder"]
 
 #: Smallest ``difflib`` similarity ratio at which an unknown tool name resolves to a tool.
 NAME_RATIO = 0.85
@@ -98,3 +101,49 @@ def tool_finder(toolset: Toolset):  # noqa: ANN201 - returns a closure
         return memo[name]
 
     return find
+
+
+_PIECE = re.compile(r"[^\W_]+")
+
+
+@functools.lru_cache(maxsize=256)
+def name_pieces(names: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Per tool name, its lower-case pieces between separators (``get_weather`` → ``get``,
+    ``weather``)."""
+    return tuple(tuple(p.lower() for p in _PIECE.findall(n)) or (n.lower(),) for n in names)
+
+
+def _no_letters(low: str) -> bool:
+    """Whether ``low`` holds no cased letter (then it names no tool): two C passes."""
+    return low == low.upper()
+
+
+@functools.lru_cache(maxsize=8)
+def mentions_a_tool(low: str, names: tuple[str, ...]) -> bool:
+    """Whether the lower-cased text ``low`` holds some piece of a tool's name (``get`` or
+    ``weather`` for ``get_weather``): a fast test (memoised; longest pieces first, so most
+    searches skip ahead) that a reader whose calls start with a tool's name runs before
+    reading line by line. A name written up to case and separators passes, and so does a
+    misspelled one that keeps a piece intact."""
+    if _no_letters(low):
+        return False
+    pieces = sorted({p for ps in name_pieces(names) for p in ps}, key=len, reverse=True)
+    return any(contains(low, p) for p in pieces)
+
+
+@functools.lru_cache(maxsize=8)
+def names_a_tool(low: str, names: tuple[str, ...]) -> bool:
+    """Whether ``low`` holds every piece of some tool's name (so the name may be there up to
+    case and separators; memoised)."""
+    if _no_letters(low):
+        return False
+    return any(all(contains(low, p) for p in sorted(ps, key=len, reverse=True))
+               for ps in name_pieces(names))
+
+
+@functools.lru_cache(maxsize=8)
+def holds_a_name(low: str, names: tuple[str, ...]) -> bool:
+    """Whether ``low`` holds some tool's whole name, lower-cased (memoised)."""
+    if _no_letters(low):
+        return False
+    return any(contains(low, n.lower()) for n in names)

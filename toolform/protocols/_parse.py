@@ -69,7 +69,7 @@ from ._renest import Move, renest
 from ._text import think_spans
 from ._vendor import VENDOR_SHAPES, Region, read_vendor, vendor_regions
 
-__all__ = ["RULES", "ParsedReply", "Repair", "parse_reply", "repair_calls", "select_calls"]
+__all__ = ["ParsedReply", "RULES", "Repair", "parse_reply", "repair_calls", "select_calls"]
 
 #: The grading rules, in the order the study reports them.
 RULES = ("main", "symmetric", "as_written")
@@ -455,7 +455,12 @@ def parse_reply(reply: Any, toolset: Toolset, protocol_id: str, *, rule: str = "
                       "cap; not parsed")
         return ParsedReply(protocol_id=protocol_id, rule=rule, issues=tuple(issues),
                            examples=examples)
-    kept = think_spans(text)
+    try:
+        kept = think_spans(text)
+    except ParseError as exc:
+        issues.append(f"{_clip(exc)}; the reply is not parsed")
+        return ParsedReply(protocol_id=protocol_id, rule=rule, issues=tuple(issues),
+                           examples=examples)
     if kept.removed:
         issues.append("removed <think> reasoning before parsing")
     text = kept.text

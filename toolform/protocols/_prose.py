@@ -31,10 +31,11 @@ from ..ir import ParamIR, ToolCall, ToolIR, Toolset
 from ._brackets import Brackets, match_brackets
 from ._calls import ParsedCall
 from ._json import ABSTENTION
-from ._limits import check_calls
+from ._limits import MAX_CANDIDATES, Budget, check_calls
 from ._loose_json import json_at, json_text
 from ._names import find_tool
 from ._registry import Protocol, register_protocol
+from ._text import lowered
 from ._values import typed_text
 
 __all__ = ["NlIntent", "intent_calls"]
@@ -47,6 +48,8 @@ _INTENT = re.compile(
     rf"\b{_INTENT_VERBS}\s+(?:the\s+)?(?:(?:tool|function)\s+)?(?:(?:called|named)\s+)?"
     r"[`'\"*]*(?P<name>[^\W\d][\w\-]*(?:\.[^\W\d][\w\-]*)*)[`'\"*]*"
     r"(?:\s+(?:tool|function)\b)?", re.I)
+#: Every intent verb starts with one of these (lower case).
+_INTENT_STEMS = ("use", "using", "call", "invok", "run", "execut")
 _INTENT_NEGATION = re.compile(r"\b(?:not|never|cannot|can't|can’t|won't|won’t|don't|don’t|"
                               r"doesn't|doesn’t|no need to|without|instead of)\b[^.!?\n,;]*$",
                               re.I)
@@ -129,8 +132,40 @@ class _IntentReader:
         self.text = text
         self.toolset = toolset
         self._brackets: Brackets | None = None
+        self._lowered: str | None = None
+        self._next: dict[str, int] = {}
+        # a failed candidate costs a microsecond: twice the usual count of them; an
+        # intent read costs ten, so a quarter
+        self.budget = Budget("words that look like intent verbs", 2 * MAX_CANDIDATES)
+        self.intents = Budget("intents", MAX_CANDIDATES // 4)
         self._sentence_end = -1
         self._frames: dict[str, _IntentFrame] = {}
+
+    def next_intent(self, pos: int) -> re.Match[str] | None:
+        """The next intent at or after ``pos``: each verb is found by a fast search for its
+        stem in the lower-cased text, then checked with :data:`_INTENT` (searching with the
+        case-insensitive pattern itself is tens of milliseconds per megabyte)."""
+        if self._lowered is None:
+            low = lowered(self.text)
+            self._lowered = low if len(low) == len(self.text) else ""
+            self._next = {stem: -2 for stem in _INTENT_STEMS}
+        if not self._lowered:  # lower-casing changed the length: search the slow way
+            return _INTENT.search(self.text, pos)
+        text, low, nxt = self.text, self._lowered, self._next
+        while True:
+            best = -1
+            for stem, at in nxt.items():
+                if 0 <= at < pos or at == -2:  # -2: not looked for yet; -1: none left
+                    at = nxt[stem] = low.find(stem, pos)
+                if at >= 0 and (best < 0 or at < best):
+                    best = at
+            if best < 0:
+                return None
+            m = _INTENT.match(text, best)
+            if m is not None:
+                return m
+            self.budget.step()
+            pos = best + 1
 
     def brackets(self) -> Brackets:
         if self._brackets is None:  # only computed when a value starts with a bracket
@@ -147,13 +182,14 @@ class _IntentReader:
         pos = 0
         text = self.text
         while True:
-            m = _INTENT.search(text, pos)
+            m = self.next_intent(pos)
             if m is None:
                 return out
             pos = m.end()
             name = m.group("name")
             before = text[max(0, m.start() - 40):m.start()]
             code = text[m.end():m.end() + 40].lstrip().startswith("(")
+            self.intents.step()  # an intent that is no call costs its reading too
             if code or _INTENT_NEGATION.search(before):
                 continue
             frame = self.frame(name)

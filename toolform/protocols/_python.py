@@ -23,11 +23,11 @@ from ..ir import ToolCall, Toolset
 from ._brackets import match_brackets
 from ._calls import ParsedCall
 from ._json import ABSTENTION
-from ._limits import check_calls
+from ._limits import MAX_CANDIDATES, check_calls
 from ._loose_json import to_json_value
 from ._names import find_tool
 from ._registry import Protocol, register_protocol
-from ._text import fences
+from ._text import contains, fences
 
 __all__ = ["MAX_CALL_HEADS", "PY_CALL_HEAD", "PY_CODE_LANGS", "PY_WRAPPER", "PythonCall",
            "ast_span", "call_heads", "line_starts", "py_block_calls", "py_module_calls", "py_parse_source",
@@ -38,8 +38,10 @@ __all__ = ["MAX_CALL_HEADS", "PY_CALL_HEAD", "PY_CODE_LANGS", "PY_WRAPPER", "Pyt
 # _code_calls) ---------------------------------------------------------------------------------
 PY_WRAPPER = "call"
 
-#: ``name(`` or ``a.b(`` not preceded by a word character or dot; group 1 is the (dotted) name.
-PY_CALL_HEAD = re.compile(r"(?<![\w.])([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)\s*\(")
+#: ``name(`` or ``a.b(`` not preceded by a word character or dot; group 1 is the (dotted) name
+#: (white space may come before a dot, never after one: ``the call. get_weather(`` names
+#: ``get_weather``, and ``e.g. get_weather(`` too).
+PY_CALL_HEAD = re.compile(r"(?<![\w.])([^\W\d]\w*(?:\s*\.[^\W\d]\w*)*)\s*\(")
 #: Code-fence languages whose blocks are read as Python calls ("" is an unlabelled fence).
 PY_CODE_LANGS = frozenset({"", "python", "py", "python3", "tool_code", "tool_call"})
 _PY_MAX_CALL_LEVEL = 2
@@ -197,10 +199,11 @@ def py_module_calls(block: str, toolset: Toolset) -> list[ParsedCall] | None:
 
 
 #: Most ``name(`` heads one block may hold for the prose reader.
-MAX_CALL_HEADS = 10_000
+MAX_CALL_HEADS = MAX_CANDIDATES
 # a call head read backwards from its parenthesis: finding the literal "(" first is fast
 _REVERSED_HEAD = re.compile(r"\(\s*(\w+(?:\s*\.\s*\w+)*)(?![\w.])")
 _DOT = re.compile(r"\s*\.\s*")
+_WORD_PAREN = re.compile(r"\w\s*\(")
 
 
 def call_heads(block: str) -> list[re.Match[str]]:
@@ -219,11 +222,19 @@ def call_heads(block: str) -> list[re.Match[str]]:
         return []
     size = len(block)
     found = []
-    for r in _REVERSED_HEAD.finditer(block[::-1]):
+    reversed_block = block[::-1]
+    if block.count("(") * 8 > size:
+        # parentheses everywhere: find the ones after a word character first, then the name
+        # before each (in reversed text every parenthesis would be a candidate)
+        candidates = (r for r in (_REVERSED_HEAD.match(reversed_block, size - m.end())
+                                  for m in _WORD_PAREN.finditer(block)) if r is not None)
+    else:
+        candidates = _REVERSED_HEAD.finditer(reversed_block)
+    for r in candidates:
         name_start = size - r.end(1)
         # the longest chain first; a part starting with a digit is no name, so try the
         # chain from each later part
-        starts = [name_start] + [name_start + d.end() for d in
+        starts = [name_start] + [d.end() for d in
                                  _DOT.finditer(block, name_start, size - r.start())]
         for start in starts:
             m = PY_CALL_HEAD.match(block, start)
@@ -233,7 +244,8 @@ def call_heads(block: str) -> list[re.Match[str]]:
         if len(found) > MAX_CALL_HEADS:
             raise ParseError(f"the text holds more than {MAX_CALL_HEADS:,} call heads; not "
                              "read")
-    found.reverse()
+    if found and found[0].start() > found[-1].start():
+        found.reverse()
     return found
 
 
@@ -294,7 +306,7 @@ def py_block_calls(text: str, toolset: Toolset) -> list[ParsedCall]:
     if "(" not in text:
         return []
     blocks = [(f.start, f.end) for f in fences(text) if f.lang in PY_CODE_LANGS] \
-        if "```" in text or "~~~" in text else []
+        if contains(text, "```") or contains(text, "~~~") else []
     calls: list[ParsedCall] = []
     for start, end in blocks or [(0, len(text))]:
         block = text[start:end]

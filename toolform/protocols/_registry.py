@@ -15,6 +15,8 @@ from ..ir import ToolCall, Toolset
 from ._calls import ParsedCall
 from ._text import strip_think
 
+__all__ = ["PROTOCOLS", "Protocol", "ProtocolSpec", "get_protocol", "protocol_ids", "register_protocol"]
+
 
 class Protocol:
     """Base class of every answer protocol.

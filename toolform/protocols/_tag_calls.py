@@ -8,6 +8,7 @@ closing tag is forgiven with a repair. XML objects given as child elements go th
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any, Sequence
@@ -18,12 +19,12 @@ from ..ir import ToolCall, Toolset
 from ._brackets import value_end
 from ._calls import ParsedCall
 from ._json import ABSTENTION
-from ._limits import check_arguments, check_calls
+from ._limits import MAX_TAGS, check_arguments, check_calls
 from ._loose_json import loads_loose
 from ._names import find_tool
 from ._registry import Protocol, register_protocol
 from ._tags import attributes, closing_tag, strip_stray_closer
-from ._text import fences
+from ._text import contains, fences, lowered
 from ._values import typed_text
 from ._xml import element_value, refuse_unsafe, xml_text
 
@@ -143,7 +144,7 @@ class FunctionTags(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The ``<function=…>`` blocks of ``text``."""
-        if "<" not in text or "<function" not in text.lower():
+        if "<" not in text or not contains(lowered(text), "<function"):
             return []
         calls: list[ParsedCall] = []
         pos = 0
@@ -274,11 +275,13 @@ class XmlGenericCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The ``<call>`` elements of ``text``, values typed from the schema."""
-        if "<" not in text or "<call" not in text.lower():
+        if "<" not in text or not contains(lowered(text), "<call"):
             return []
-        opens = list(_CALL_OPEN.finditer(text))
+        opens = list(itertools.islice(_CALL_OPEN.finditer(text), MAX_TAGS + 1))
         if not opens:
             return []
+        if len(opens) > MAX_TAGS:
+            raise ParseError(f"the reply holds more than {MAX_TAGS:,} <call> tags; not read")
         refuse_unsafe(text)
         calls: list[ParsedCall] = []
         pos = 0

@@ -13,13 +13,30 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
 from ..errors import ParseError
 from ._brackets import value_end
+from ._limits import MAX_CANDIDATES, MAX_TAGS
 
-__all__ = ["Fence", "KeptText", "code_fences", "fences", "strip_think", "think_spans"]
+__all__ = ["Fence", "KeptText", "code_fences", "contains", "fences", "lowered", "strip_think",
+           "think_spans"]
+
+
+@functools.lru_cache(maxsize=512)
+def contains(text: str, needle: str) -> bool:
+    """``needle in text``, memoised, each of the needle's characters looked for first: a
+    substring search takes milliseconds per megabyte on a text made of the needle's own
+    letters, while a missing single character is found at memory speed."""
+    return all(c in text for c in set(needle)) and needle in text
+
+
+@functools.lru_cache(maxsize=8)
+def lowered(text: str) -> str:
+    """``text.lower()``, memoised: many parsers of a reply look for a marker in any case."""
+    return text.lower()
 
 _THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
 _THINK_CLOSE = re.compile(r"</(think|thinking|reasoning)>", re.I)
@@ -78,8 +95,19 @@ def think_spans(text: str) -> KeptText:
     Returns
     -------
     KeptText
+
+    Raises
+    ------
+    ParseError
+        When the text holds more than ``MAX_TAGS`` reasoning blocks.
     """
+    if "<" not in text:
+        return KeptText(text)
+    low = lowered(text)
+    if not contains(low, "think") and not contains(low, "reasoning"):
+        return KeptText(text)
     removed = False
+    blocks = 0
     offset = 0
     first_close = _THINK_CLOSE.search(text)
     first_open = _THINK_OPEN.search(text)
@@ -102,6 +130,10 @@ def think_spans(text: str) -> KeptText:
         if m is None:
             break
         removed = True
+        blocks += 1
+        if blocks > MAX_TAGS:
+            raise ParseError(f"the reply holds more than {MAX_TAGS:,} reasoning blocks; not "
+                             "read")
         close = _THINK_CLOSE_OF[m.group(1).lower()].search(text, m.end())
         if close is None:
             break
@@ -110,7 +142,8 @@ def think_spans(text: str) -> KeptText:
 
 
 def strip_think(text: str) -> tuple[str, bool]:
-    """Remove reasoning blocks from a reply (the rules of :func:`think_spans`).
+    """Remove reasoning blocks from a reply (the rules of :func:`think_spans`; a reply with
+    too many blocks to read is given back unchanged).
 
     Parameters
     ----------
@@ -122,7 +155,10 @@ def strip_think(text: str) -> tuple[str, bool]:
     tuple of (str, bool)
         The cleaned text, and whether anything was removed.
     """
-    kept = think_spans(text)
+    try:
+        kept = think_spans(text)
+    except ParseError:
+        return text, False
     return kept.text, kept.removed
 
 
@@ -156,7 +192,8 @@ def fences(text: str, *, json_bodies: bool = False) -> tuple[Fence, ...]:
     Raises
     ------
     ParseError
-        With ``json_bodies``, when the text has too many brackets to match.
+        With more than ``MAX_CANDIDATES`` fence lines, or, with ``json_bodies``, when the text
+        has too many brackets to match.
     """
     found = _fences(text, json_bodies)
     if isinstance(found, ParseError):
@@ -166,7 +203,11 @@ def fences(text: str, *, json_bodies: bool = False) -> tuple[Fence, ...]:
 
 @functools.lru_cache(maxsize=16)
 def _fences(text: str, json_bodies: bool) -> tuple[Fence, ...] | ParseError:
-    lines = [(m.start(), m.end(), m.group(1), m.group(2)) for m in _FENCE.finditer(text)]
+    lines = [(m.start(), m.end(), m.group(1), m.group(2))
+             for m in itertools.islice(_FENCE.finditer(text), MAX_CANDIDATES + 1)]
+    if len(lines) > MAX_CANDIDATES:
+        return ParseError(f"the reply holds more than {MAX_CANDIDATES:,} code-fence lines; "
+                          "not read")
     out = []
     i = 0
     while i < len(lines):

@@ -25,12 +25,13 @@ from ..ir import ToolCall, ToolIR, Toolset, TypeIR
 from ._brackets import value_end
 from ._calls import ParsedCall
 from ._json import ABSTENTION, calls_from_value
-from ._limits import MAX_DEPTH, MAX_DOCUMENT_CHARS, Budget, check_arguments, check_calls
+from ._limits import (MAX_ARGUMENTS, MAX_DEPTH, MAX_DOCUMENT_CHARS, Budget, check_arguments,
+                      check_calls)
 from ._loose_json import check_depth, json_text, loads_loose, to_json_value
-from ._names import find_tool, tool_finder
+from ._names import find_tool, mentions_a_tool, tool_finder
 from ._prose import intent_calls
 from ._registry import Protocol, register_protocol
-from ._text import fences
+from ._text import contains, fences, lowered
 from ._values import coerce_value, quote_if_needed, text_of, typed_text, unquote_value
 
 __all__ = ["CsvCall", "KeyValueCall", "NlIntentStructured", "PipeCall", "React",
@@ -73,7 +74,7 @@ def _blocks(text: str, langs: set[str]) -> list[tuple[int, str]]:
     """``(offset, body)`` of each fenced block of ``text`` in one of ``langs``, or of the
     whole text when none."""
     found = [(f.start, text[f.start:f.end]) for f in fences(text) if f.lang in langs] \
-        if "```" in text or "~~~" in text else []
+        if contains(text, "```") or contains(text, "~~~") else []
     return found or [(0, text)]
 
 
@@ -128,7 +129,7 @@ class NlIntentStructured(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The ``Use`` lines of ``text`` as calls."""
-        if "Use" not in text:
+        if not contains(text, "Use"):
             return []
         calls: list[ParsedCall] = []
         budget = Budget("Use lines")
@@ -189,7 +190,7 @@ class KeyValueCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The ``TOOL:`` blocks of ``text``."""
-        if "tool" not in text.lower():
+        if not contains(lowered(text), "tool"):
             return []
         calls: list[ParsedCall] = []
         find = tool_finder(toolset)
@@ -202,7 +203,10 @@ class KeyValueCall(Protocol):
             while pos < len(text) and text[pos] in "\r\n":
                 pos += 1
             end = m.end()
+            lines = 0
             while pos <= len(text):  # the argument lines, read one at a time
+                lines += 1
+                check_arguments(lines, name)  # a key given again still costs a line
                 line_end = text.find("\n", pos)
                 line_end = len(text) if line_end < 0 else line_end
                 line = text[pos:line_end]
@@ -245,8 +249,8 @@ def _yaml_documents(block: str) -> list[Any]:
         raise
     except yaml.YAMLError as exc:
         raise ParseError(f"YAML does not read: {str(exc)[:200]}") from None
-    except (RecursionError, ValueError, TypeError) as exc:
-        raise ParseError(f"YAML does not read: {type(exc).__name__}") from None
+    except (RecursionError, ValueError, TypeError) as exc:  # e.g. an integer Python cannot read
+        raise ParseError(f"YAML does not read: {type(exc).__name__}: {str(exc)[:200]}") from None
 
 
 @register_protocol(
@@ -281,10 +285,10 @@ class YamlCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The YAML calls of ``text``, each spanning its YAML block."""
-        if "name" not in text:
+        if not contains(text, "name"):
             return []
         blocks = [(f.start, f.end) for f in fences(text) if f.lang in _YAML_LANGS] \
-            if "```" in text or "~~~" in text else []
+            if contains(text, "```") or contains(text, "~~~") else []
         if blocks:
             return _checked([ParsedCall(c.name, c.arguments, (start, end))
                              for start, end in blocks
@@ -386,10 +390,10 @@ class TomlCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The ``[[call]]`` tables of ``text``, each call spanning its TOML block."""
-        if "call" not in text or "[" not in text:
+        if not contains(text, "call") or "[" not in text:
             return []
         blocks = [(f.start, f.end) for f in fences(text) if f.lang == "toml"] \
-            if "```" in text or "~~~" in text else []
+            if contains(text, "```") or contains(text, "~~~") else []
         if not blocks:
             m = _TOML_START.search(text)
             if m is None:
@@ -419,7 +423,7 @@ class TomlCall(Protocol):
 
 # -- pipes -------------------------------------------------------------------------------------
 # a line may sit in backticks: the closing one is removed only when the line opened with one
-_PIPE_LINE = re.compile(r"^[ \t]*(`)?([^\s|=`]+)[ \t]*\|(.*?)(?(1)`)[ \t]*$", re.M)
+_PIPE_LINE = re.compile(r"^[ \t]*(`)?([^\s|=`]++)[ \t]*+\|(.*)(?(1)`)[ \t]*$", re.M)
 
 
 @register_protocol(
@@ -449,8 +453,8 @@ class PipeCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The pipe lines of ``text``."""
-        if "|" not in text:
-            return []
+        if "|" not in text or ("=" not in text and not mentions_a_tool(lowered(text), tuple(toolset.names))):
+            return []  # no argument cells, so only a tool's name could start a call
         calls: list[ParsedCall] = []
         find = tool_finder(toolset)
         budget = Budget("lines with a bar")
@@ -458,6 +462,9 @@ class PipeCall(Protocol):
             budget.step()
             name = m.group(2)
             tool = find(name)
+            if m.group(3).count("|") > 2 * MAX_ARGUMENTS:
+                raise ParseError(f"the line of {name[:60]!r} holds more than {MAX_ARGUMENTS:,} "
+                                 "arguments; not read")
             cells = [c for c in _split(m.group(3), "|") if c.strip()]
             if not all("=" in c for c in cells):
                 if tool is not None and name in toolset:
@@ -528,7 +535,7 @@ class CsvCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The CSV rows of ``text`` that name a tool, each spanning its row."""
-        if not toolset.names or not text.strip():
+        if not toolset.names or not mentions_a_tool(lowered(text), tuple(toolset.names)):
             return []
         calls: list[ParsedCall] = []
         find = tool_finder(toolset)
@@ -569,8 +576,11 @@ class CsvCall(Protocol):
 
 # -- Markdown table ----------------------------------------------------------------------------
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
+#: Most bars a row of three cells is split at (escaped or quoted bars in a value included).
+_MAX_ROW_BARS = 64
 _RULE_CELL = re.compile(r"[ \t]*:?-{3,}:?[ \t]*")
 _HEADER = re.compile(r"tool|function|call|name|tool_name", re.I)
+_HEADER_WORDS = ("tool", "function", "call", "name")
 
 
 def _cells(line: str) -> list[str]:
@@ -622,6 +632,9 @@ class TableCall(Protocol):
         """The calls of the three-column tables of ``text``, each spanning its rows."""
         if "|" not in text:
             return []
+        low = lowered(text)  # a row names a tool, or sits in a table headed "tool | ..."
+        if not mentions_a_tool(low, tuple(toolset.names)) and not any(w in low for w in _HEADER_WORDS):
+            return []
         found: list[tuple[str, dict[str, Any], list[int], list[str]]] = []
         budget = Budget("table rows")
         rows = []
@@ -636,6 +649,8 @@ class TableCall(Protocol):
             if text[previous_end + 1:m.start()].strip():
                 current, headed = None, False  # something else between: a new table
             previous_end = m.end()
+            if m.group().count("|") > _MAX_ROW_BARS:  # no three-cell row: not split
+                continue
             cells = _cells(m.group())
             if len(cells) != 3 or all(_RULE_CELL.fullmatch(c) for c in cells):
                 continue
@@ -696,7 +711,7 @@ class React(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The Action blocks of ``text`` before the first Observation."""
-        if "action" not in text.lower():
+        if not contains(lowered(text), "action"):
             return []
         first = _ACTION.search(text)
         if first is None:

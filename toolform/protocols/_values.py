@@ -36,9 +36,8 @@ MAX_INT_DIGITS = sys.get_int_max_str_digits() or 4300
 
 def _integer(s: str) -> int | None:
     """``s`` as an integer, or None when it is not one (or has too many digits)."""
-    if not _INT.fullmatch(s):
-        return None
-    if len(s.lstrip("+-")) > MAX_INT_DIGITS:
+    digits = s[1:] if s[:1] in "+-" else s
+    if not (digits.isascii() and digits.isdecimal()) or len(digits) > MAX_INT_DIGITS:
         return None
     return int(s)
 

@@ -25,6 +25,7 @@ reads.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -36,9 +37,9 @@ from ._calls import ParsedCall
 from ._json import calls_from_value
 from ._limits import MAX_DEPTH
 from ._loose_json import loads_loose
-from ._text import fences
+from ._text import contains, fences, lowered
 
-__all__ = ["VENDOR_SHAPES", "Region", "VendorShape", "read_vendor", "vendor_regions",
+__all__ = ["Region", "VENDOR_SHAPES", "VendorShape", "read_vendor", "vendor_regions",
            "vendor_shape"]
 
 
@@ -143,30 +144,30 @@ def vendor_regions(text: str) -> list[Region]:
     """
     found: list[Region] = []
     if "<" in text or "[" in text:
-        lowered = text.lower() if "<" in text else ""
-        if "<tool_call>" in lowered:
+        low = lowered(text) if "<" in text else ""
+        if contains(low, "<tool_call>"):
             for m, start, end in tag_bodies(text, _TOOL_CALL_OPEN, _TOOL_CALL_CLOSE,
                                             json_values=True):
                 shape = "qwen3_coder" if _FUNCTION_OPEN.search(text, start, end) else "hermes"
                 found.append(Region(shape, m.start(), _with_close(text, end,
                                                                   _TOOL_CALL_CLOSE)))
-        if "<function" in lowered:
+        if contains(low, "<function"):
             for m, start, end in tag_bodies(text, _FUNCTION_OPEN, _FUNCTION_CLOSE,
                                             json_values=True):
                 shape = ("qwen3_coder" if _PARAMETER_TAG.search(text, start, end)
                          else "llama_function")
                 found.append(Region(shape, m.start(), _with_close(text, end, _FUNCTION_CLOSE)))
-        if "<|python_tag|>" in text:
+        if contains(text, "<|python_tag|>"):
             for m, start, end in tag_bodies(text, _PYTHON_TAG, _PYTHON_END, bracketed=True):
                 found.append(Region("llama_python_tag", m.start(),
                                     _with_close(text, end, _PYTHON_END)))
-        if "[TOOL_CALLS]" in text:
+        if contains(text, "[TOOL_CALLS]"):
             found.extend(Region("mistral", start, end) for start, end in _mistral_spans(text))
-        if "function_call>" in text or "<|tool_call>" in text:
+        if contains(text, "function_call>") or contains(text, "<|tool_call>"):
             for m, start, end in tag_bodies(text, _GEMMA_OPEN, _GEMMA_CLOSE):
                 found.append(Region("gemma", m.start(), _with_close(text, end, _GEMMA_CLOSE)))
-        if "tool" in text and ("▁" in text or "tool_call_begin" in text or
-                               "tool_calls_begin" in text):
+        if contains(text, "tool") and ("▁" in text or contains(text, "tool_call_begin") or
+                               contains(text, "tool_calls_begin")):
             found.extend(Region("deepseek", s, e) for s, e in _deepseek_spans(text))
     found.sort(key=lambda r: (r.start, -r.end))
     out: list[Region] = []
@@ -180,13 +181,15 @@ def vendor_regions(text: str) -> list[Region]:
 def _deepseek_spans(text: str) -> list[tuple[int, int]]:
     """Each ``<｜tool▁calls▁begin｜>`` block to its end marker (or the end), and each lone
     ``<｜tool▁call▁begin｜>`` outside one."""
-    spans = []
-    for m, start, end in tag_bodies(text, _DS_CALLS_BEGIN, _DS_CALLS_END):
-        spans.append((m.start(), _with_close(text, end, _DS_CALLS_END)))
-    for m, start, end in tag_bodies(text, _DS_CALL_BEGIN, _DS_CALL_END):
-        if not any(s <= m.start() < e for s, e in spans):
-            spans.append((m.start(), _with_close(text, end, _DS_CALL_END)))
-    return spans
+    spans = [(m.start(), _with_close(text, end, _DS_CALLS_END))
+             for m, _, end in tag_bodies(text, _DS_CALLS_BEGIN, _DS_CALLS_END)]
+    starts = [s for s, _ in spans]
+    lone = []
+    for m, _, end in tag_bodies(text, _DS_CALL_BEGIN, _DS_CALL_END):
+        i = bisect.bisect_right(starts, m.start()) - 1
+        if i < 0 or m.start() >= spans[i][1]:  # not inside a <｜tool▁calls▁begin｜> block
+            lone.append((m.start(), _with_close(text, end, _DS_CALL_END)))
+    return spans + lone
 
 
 # -- Mistral -----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ billion-laughs or external-entity reply is a ``ParseError`` and is never expande
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from typing import Any, Sequence
 from xml.etree.ElementTree import Element
@@ -25,11 +26,12 @@ from ..errors import ParseError
 from ..ir import ToolCall, Toolset, TypeIR
 from ._calls import ParsedCall
 from ._json import ABSTENTION
-from ._limits import MAX_DEPTH, check_arguments, check_calls
+from ._limits import MAX_DEPTH, MAX_TAGS, check_arguments, check_calls
 from ._names import find_tool
 from ._registry import Protocol, register_protocol
 from ._tags import (attributes, closing_tag, decode_entities, element_text, has_markup,
                     strip_stray_closer, takes_text)
+from ._text import contains, lowered
 from ._values import coerce_text, text_of, typed_text
 
 __all__ = ["XmlCall", "declares_dtd", "element_value", "read_xml", "xml_element_value",
@@ -45,7 +47,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 def declares_dtd(text: str) -> bool:
     """Whether ``text`` holds a ``<!DOCTYPE`` or ``<!ENTITY`` declaration anywhere."""
-    return "<!" in text and _DTD.search(text) is not None
+    return contains(text, "<!") and _DTD.search(text) is not None
 
 
 def refuse_unsafe(text: str) -> None:
@@ -59,7 +61,11 @@ def refuse_unsafe(text: str) -> None:
     """
     if declares_dtd(text):
         raise ParseError("the reply declares a DTD or entities; refused, nothing expanded")
-    bad = _LONE_SURROGATE.search(text)
+    try:
+        text.encode("utf-8")
+        bad = None
+    except UnicodeEncodeError:  # only then look for where
+        bad = _LONE_SURROGATE.search(text)
     if bad is not None:
         raise ParseError("the XML holds a character no encoding allows (a lone surrogate at "
                          f"offset {bad.start()})")
@@ -193,9 +199,12 @@ def _regions(text: str) -> list[tuple[int, int]]:
     ParseError
         When a block holds no ``<invoke>``.
     """
-    opens = list(_BLOCK_OPEN.finditer(text))
+    opens = list(itertools.islice(_BLOCK_OPEN.finditer(text), MAX_TAGS + 1))
     if not opens:
         return [(0, len(text))]
+    if len(opens) > MAX_TAGS:
+        raise ParseError(f"the reply holds more than {MAX_TAGS:,} <function_calls> blocks; "
+                         "not read")
     closes = [m.start() for m in _BLOCK_CLOSE.finditer(text)]
     out = []
     for i, m in enumerate(opens):
@@ -320,8 +329,8 @@ class XmlCall(Protocol):
 
     def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The ``<invoke>`` calls in ``text``, values typed from the schema."""
-        lowered = text.lower() if "<" in text else ""
-        if "invoke" not in lowered and "function_calls" not in lowered:
+        low = lowered(text) if "<" in text else ""
+        if not contains(low, "invoke") and not contains(low, "function_calls"):
             return []
         refuse_unsafe(text)
         calls: list[ParsedCall] = []
