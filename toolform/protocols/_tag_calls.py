@@ -8,6 +8,7 @@ closing tag is forgiven with a repair. XML objects given as child elements go th
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import re
@@ -147,14 +148,15 @@ class FunctionTags(Protocol):
         if "<" not in text or not contains(lowered(text), "<function"):
             return []
         calls: list[ParsedCall] = []
+        param_closes = ([c.start() for c in _PARAMETER_CLOSE.finditer(text)]
+                        if contains(lowered(text), "</parameter") else [])
         pos = 0
         while True:
             m = _FUNCTION_OPEN.search(text, pos)
             if m is None:
                 return calls
             name = m.group(1).strip()
-            nxt = _FUNCTION_OPEN.search(text, m.end())
-            stop = nxt.start() if nxt is not None else len(text)
+            stop = _next_function(text, m.end(), param_closes)
             first = _SPACE.match(text, m.end(), stop).end()
             if _PARAMETER_OPEN.match(text, first):
                 arguments, end, repairs = _parameters(text, m.end(), stop, name, toolset)
@@ -171,6 +173,27 @@ class FunctionTags(Protocol):
             calls.append(ParsedCall(name, arguments, (m.start(), end), tuple(repairs)))
             check_calls(len(calls))
             pos = max(end, m.end())
+
+
+def _next_function(text: str, after: int, param_closes: list[int]) -> int:
+    """Where the next ``<function=…>`` tag after ``after`` starts (or the end of the text),
+    one inside a parameter value that closes later being text (a command that echoes a
+    function tag, say). ``param_closes`` holds where every closing parameter tag starts; the
+    heads inside a value are skipped at once, and each character up to the answer is looked
+    at once."""
+    pos = scan_from = after
+    param_close = -1  # where the value of the last parameter tag seen closes (-1: never)
+    while True:
+        nxt = _FUNCTION_OPEN.search(text, pos)
+        if nxt is None:
+            return len(text)
+        for param in _PARAMETER_OPEN.finditer(text, scan_from, nxt.start()):
+            k = bisect.bisect_left(param_closes, param.end())
+            param_close = param_closes[k] if k < len(param_closes) else -1
+        scan_from = nxt.start()
+        if param_close < nxt.start():  # no parameter value is open there
+            return nxt.start()
+        pos = param_close  # every head before the value closes is inside it
 
 
 # -- <call name="…"> ---------------------------------------------------------------------------

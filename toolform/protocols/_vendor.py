@@ -35,7 +35,7 @@ from ..ir import Toolset
 from ._brackets import tag_bodies, value_end
 from ._calls import ParsedCall
 from ._json import calls_from_value
-from ._limits import MAX_DEPTH
+from ._limits import MAX_DEPTH, MAX_TAGS
 from ._loose_json import loads_loose
 from ._text import contains, fences, lowered
 
@@ -135,7 +135,8 @@ def vendor_regions(text: str) -> list[Region]:
     tag, else ``hermes``; a ``<function=…>`` tag outside one is ``qwen3_coder`` when its body
     holds ``<parameter=`` tags, else ``llama_function``. Bodies end as
     :func:`~toolform.protocols._brackets.tag_bodies` says (a closing tag inside the JSON value
-    a body starts with does not end it).
+    a body starts with does not end it); a Gemma block ends at the first closing tag outside
+    its ``<|"|>`` / ``<escape>`` strings.
 
     Raises
     ------
@@ -164,8 +165,7 @@ def vendor_regions(text: str) -> list[Region]:
         if contains(text, "[TOOL_CALLS]"):
             found.extend(Region("mistral", start, end) for start, end in _mistral_spans(text))
         if contains(text, "function_call>") or contains(text, "<|tool_call>"):
-            for m, start, end in tag_bodies(text, _GEMMA_OPEN, _GEMMA_CLOSE):
-                found.append(Region("gemma", m.start(), _with_close(text, end, _GEMMA_CLOSE)))
+            found.extend(Region("gemma", s, e) for s, e in _gemma_spans(text))
         if contains(text, "tool") and ("▁" in text or contains(text, "tool_call_begin") or
                                contains(text, "tool_calls_begin")):
             found.extend(Region("deepseek", s, e) for s, e in _deepseek_spans(text))
@@ -190,6 +190,41 @@ def _deepseek_spans(text: str) -> list[tuple[int, int]]:
         if i < 0 or m.start() >= spans[i][1]:  # not inside a <｜tool▁calls▁begin｜> block
             lone.append((m.start(), _with_close(text, end, _DS_CALL_END)))
     return spans + lone
+
+
+# a stretch of a Gemma block holding no marker outside its strings: text without "<", a "<"
+# starting no marker, or a whole <|"|> or <escape> string (possessive: a string that never
+# closes fails at once, without backtracking)
+_GEMMA_STRETCH = re.compile(
+    r'(?:[^<]++|<(?!\|"\|>|escape>|tool_call\||end_function_call>|\|tool_call>'
+    r'|start_function_call>)|<\|"\|>(?:[^<]++|<(?!\|"\|>))*+<\|"\|>'
+    r'|<escape>(?:[^<]++|<(?!escape>))*+<escape>)*+')
+
+
+def _gemma_spans(text: str) -> list[tuple[int, int]]:
+    """Each Gemma tool-call block, from its opening tag past its closing tag: a closing or
+    opening tag inside a ``<|"|>`` or ``<escape>`` string does not count (a string that never
+    closes is ordinary text); an unclosed block runs to the next opening tag or the end."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        head = _GEMMA_OPEN.search(text, pos)
+        if head is None:
+            return spans
+        if len(spans) >= MAX_TAGS:
+            raise ParseError(f"the reply holds more than {MAX_TAGS:,} Gemma tool-call blocks; "
+                             "not read")
+        pos = head.end()
+        while True:
+            pos = _GEMMA_STRETCH.match(text, pos).end()
+            delimiter = next((d for d in _GEMMA_STRINGS if text.startswith(d, pos)), None)
+            if delimiter is None:
+                break
+            pos += len(delimiter)  # a string that never closes: its delimiter is text
+        close = _GEMMA_CLOSE.match(text, pos)
+        end = close.end() if close is not None else pos  # an opening tag or the end
+        spans.append((head.start(), end))
+        pos = end
 
 
 # -- Mistral -----------------------------------------------------------------------------------

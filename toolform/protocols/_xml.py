@@ -41,18 +41,23 @@ __all__ = ["XmlCall", "declares_dtd", "element_value", "read_xml", "xml_element_
 # -- hardened XML (also used by xml_generic_call) ----------------------------------------------
 _RAW_AMP = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)")
 _RAW_LT = re.compile(r"<(?![A-Za-z_/!?])")
-_DTD = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.I)
+# an entity declaration, or a DOCTYPE with an internal subset (the only place entities are
+# declared); a bare "<!DOCTYPE html>" is text, the head of an HTML file in a string value
+_DTD = re.compile(r"<!ENTITY|<!DOCTYPE[^<>\[]*+\[", re.I)
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def declares_dtd(text: str) -> bool:
-    """Whether ``text`` holds a ``<!DOCTYPE`` or ``<!ENTITY`` declaration anywhere."""
+    """Whether ``text`` declares entities anywhere: an ``<!ENTITY`` declaration or a
+    ``<!DOCTYPE`` with an internal subset (``[…]``). A DOCTYPE without one declares nothing
+    (``<!DOCTYPE html>`` at the head of an HTML string value) and is not refused: no reader
+    here expands a DTD (``read_xml`` forbids them)."""
     return contains(text, "<!") and _DTD.search(text) is not None
 
 
 def refuse_unsafe(text: str) -> None:
-    """Refuse what XML must not carry: any DTD or entity declaration in the reply, and lone
-    surrogates (no encoding allows them).
+    """Refuse what XML must not carry: any entity declaration in the reply (a DTD with an
+    internal subset, :func:`declares_dtd`), and lone surrogates (no encoding allows them).
 
     Raises
     ------
