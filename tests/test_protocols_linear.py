@@ -63,3 +63,14 @@ def test_a_5000_digit_integer_is_a_parse_error_that_says_so(protocol_id):
                     assert not isinstance(value, int) or abs(value) < 10 ** 4300
             if protocol_id == asked and not parsed.parsed_strict:
                 assert any("digit" in i or "number" in i for i in parsed.issues), parsed.issues
+
+
+def test_a_call_inside_thousands_of_brackets_is_quick():
+    """``tests/benchmarks/fuzz_long.py`` (seed 0, example 8611): a 4 KB call inside 1,900
+    ``[`` took PyYAML 1.5 s CPU under the lenient parse; deep flow nesting is now refused."""
+    reply = "[" * 1900 + '{"name": "get_weather", "arguments": {"city": "Paris"}}' + "]" * 1900
+    for protocol_id in ("yaml_call", "toml_call", "key_value_call"):
+        start = time.process_time()
+        parsed = parse_reply(reply, TOOLS, protocol_id, lenient_fallback=True)
+        assert time.process_time() - start < BOUND_S, protocol_id
+        assert not any("parser failed" in i for i in parsed.issues), parsed.issues

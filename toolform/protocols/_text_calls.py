@@ -78,18 +78,27 @@ def _blocks(text: str, langs: set[str]) -> list[tuple[int, str]]:
     return found or [(0, text)]
 
 
+#: Most brackets a document may open in a row (a seed inside thousands of "[" took PyYAML
+#: seconds on 4 KB: tests/benchmarks/fuzz_long.py, seed 0, example 8611).
+_MAX_FLOW_RUN = 64
+_DEEP_FLOW = re.compile(r"[\[{](?:[ \t\r\n]*+[\[{]){%d}" % _MAX_FLOW_RUN)
+
+
 def _document(block: str, kind: str) -> str:
     """``block``, refused when longer than ``MAX_DOCUMENT_CHARS`` (its parser is pure Python
-    and would take seconds on a long one).
+    and would take seconds on a long one) or when it opens more than 64 brackets in a row.
 
     Raises
     ------
     ParseError
-        For a longer block.
+        For a longer or too deeply bracketed block.
     """
     if len(block) > MAX_DOCUMENT_CHARS:
         raise ParseError(f"a {kind} document of {len(block):,} characters is over the "
                          f"{MAX_DOCUMENT_CHARS:,} this reader reads")
+    if _DEEP_FLOW.search(block):  # PyYAML's scanner is quadratic in the flow nesting depth
+        raise ParseError(f"a {kind} document opens more than {_MAX_FLOW_RUN} brackets in a "
+                         "row; not read")
     return block
 
 
