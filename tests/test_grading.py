@@ -277,7 +277,7 @@ def test_unknown_rule_and_bad_calls_raise():
 
 
 def test_text_value_of_an_enum_or_object_union_becomes_the_object():
-    from toolform.protocols._common import coerce_text
+    from toolform.protocols._values import coerce_text
 
     delivery = TypeIR("union", options=(
         TypeIR("enum", values=("pickup", "standard")),

@@ -262,11 +262,21 @@ def check_shape(parsed: Any, protocol_id: str) -> None:
         assert len(triple) == 3 and all(isinstance(x, str) for x in triple)
         assert triple[2] in ("case", "separator", "nearest")
     json.dumps(parsed.to_dict())
+    # what parse_reply read and who read it (see its module docstring)
+    foreign = any("does not accept" in i for i in parsed.issues)  # another vendor's markup
+    for call in parsed.parsed_calls + parsed.example_calls:
+        start, end = call.span
+        assert 0 <= start <= end and (call.protocol_id or call.vendor_shape), call
+    assert len(parsed.parsed_calls) == len(parsed.calls_as_written)
+    assert all(c.example for c in parsed.example_calls)
     if parsed.parsed_strict:
-        assert parsed.format_compliant and parsed.lenient_protocol == protocol_id
-        assert parsed.parsed_lenient and not parsed.lenient_taken and parsed.calls_as_written
+        assert parsed.format_compliant or foreign, parsed.issues
+        assert parsed.lenient_protocol == protocol_id
+        assert parsed.parsed_lenient and not parsed.lenient_taken
+        assert parsed.calls_as_written or parsed.example_calls
     elif parsed.parsed_lenient:
-        assert parsed.lenient_protocol not in (None, protocol_id)
+        assert parsed.lenient_protocol != protocol_id
+        assert parsed.lenient_protocol is not None or parsed.vendor_shape is not None
         assert not parsed.format_compliant
     else:
         assert parsed.lenient_protocol is None and not parsed.calls_as_written
@@ -276,7 +286,9 @@ def check_lenient(lenient: ParsedReply, protocol_id: str) -> None:
     """The ``lenient_fallback=True`` result is well formed and takes calls exactly when due."""
     check_shape(lenient, protocol_id)
     assert lenient.lenient_taken == (lenient.parsed_lenient and not lenient.parsed_strict)
-    assert bool(lenient.calls_as_written) == (lenient.parsed_strict or lenient.lenient_taken)
+    # calls are read exactly when some protocol read them (calls shown as examples aside)
+    assert bool(lenient.calls_as_written or lenient.example_calls) == (
+        lenient.parsed_strict or lenient.lenient_taken)
 
 
 def check_strict_subset(strict: ParsedReply, lenient: ParsedReply, protocol_id: str) -> None:
@@ -289,6 +301,7 @@ def check_strict_subset(strict: ParsedReply, lenient: ParsedReply, protocol_id: 
         assert strict == lenient
         return
     assert strict.calls == strict.calls_as_written == strict.calls_renested == ()
+    assert strict.parsed_calls == strict.example_calls == ()
     assert not strict.renested and strict.resolved_names == ()
     # same issues up to "no <asked> call found; the reply reads as <other>", which the
     # flag-on run extends ("its calls are used") and follows with its repairs' issues

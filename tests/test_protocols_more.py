@@ -1,5 +1,6 @@
-"""The 26 second-wave protocols: metadata, round trips honouring ``cannot_carry``, real reply
-shapes and hostile replies (fuzzing of ``parse_reply`` is in ``test_protocols_fuzz.py``)."""
+"""The protocols beyond the five of the crossing: round trips honouring ``cannot_carry``, real
+reply shapes and hostile replies (their metadata against the study is in
+``test_protocols_conformance.py``; fuzzing of ``parse_reply`` in ``test_protocols_fuzz.py``)."""
 
 from __future__ import annotations
 
@@ -12,51 +13,23 @@ from jsonschema import Draft202012Validator
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-# the lead adds these to toolform/protocols/__init__.py; imported here so they register
-from toolform.protocols import _code_calls, _json_calls, _tag_calls, _text_calls  # noqa: F401
 from toolform.errors import ParseError
 from toolform.ir import GoldCall, ToolCall, Toolset, TypeIR
 from toolform.protocols import get_protocol, parse_reply, protocol_ids
 from toolform.protocols._code_calls import _field_type
-from toolform.protocols._common import coerce_value, text_of
+from toolform.protocols._values import coerce_value, text_of
 
-from test_protocols import (HAND_CALLS, PARIS, TOOLS, _TEXT, _XML_TEXT, arguments_for,
+from test_protocols import (CROSSING, HAND_CALLS, PARIS, TOOLS, _TEXT, _XML_TEXT, arguments_for,
                             same_calls)
 
-MORE = ("python_list_call", "bfcl_python_list", "cli_call", "sql_call", "graphql_call",
-        "url_call", "sexpr_call", "json_array", "jsonl_call", "code_block_json", "native",
-        "nl_intent_structured", "key_value_call", "yaml_call", "toml_call", "pipe_call",
-        "csv_call", "table_call", "symbolic_call", "slot_fill_call", "two_step_call",
-        "function_tags", "xml_generic_call", "python_tag", "react", "bracket_call")
-_STUDY_FILE = Path(__file__).resolve().parents[1] / "evidence" / "tables" / "protocols.json"
-STUDY = {row["protocol_id"]: row for row in json.loads(_STUDY_FILE.read_text("utf-8"))["rows"]}
+#: Every registered protocol outside the crossing, in registry order.
+MORE = tuple(p for p in protocol_ids() if p not in CROSSING)
 
 
-# -- metadata ------------------------------------------------------------------------------------
-def test_all_31_study_protocols_are_registered():
-    assert len(MORE) == 26
-    assert set(MORE) | {"json_object", "tool_call_tags", "nl_intent", "python_call",
-                        "xml_call"} == set(protocol_ids())
-
-
-# the study's protocols.json (supports_parallel, structured), copied as data
-STUDY_FLAGS = {pid: (True, True) for pid in MORE}
-STUDY_FLAGS.update({"nl_intent_structured": (True, False), "react": (False, True)})
-
-
-@pytest.mark.parametrize("protocol_id", MORE)
-def test_metadata_matches_the_study(protocol_id):
-    spec = get_protocol(protocol_id)
-    assert (spec.supports_parallel, spec.structured) == STUDY_FLAGS[protocol_id]
-    if STUDY is not None:
-        row = STUDY[protocol_id]
-        assert (spec.supports_parallel, spec.structured) == (row["supports_parallel"],
-                                                             row["structured"])
-    if protocol_id != "bfcl_python_list":  # BFCL's template keeps its own placeholders
-        assert "tool_name" in spec.instruction
-    assert spec.text_values == (protocol_id in {
-        "cli_call", "url_call", "nl_intent_structured", "key_value_call", "pipe_call",
-        "csv_call", "table_call", "xml_generic_call"})
+def test_instructions_name_the_placeholders():
+    for protocol_id in MORE:
+        if protocol_id != "bfcl_python_list":  # BFCL's template keeps its own placeholders
+            assert "tool_name" in get_protocol(protocol_id).instruction, protocol_id
 
 
 # -- what each protocol loses, exactly as declared -----------------------------------------------
@@ -375,7 +348,7 @@ BROKEN = [
     ("slot_fill_call", '{"name": "get_weather", "arguments": {"city": "<city>"}}'),
     ("two_step_call", "get_weather\n{\"city\": \"Paris\""),
     ("function_tags", "<function=get_weather>city is Paris</function>"),
-    ("xml_generic_call", "<call name=\"get_weather\"><city>Paris</call>"),
+    ("xml_generic_call", "<call><city>Paris</city></call>"),
     ("python_tag", "<|python_tag|>I am not sure<|eom_id|>"),
     ("react", "Action: get_weather\nAction Input: Paris and 3 days"),
     ("bracket_call", "[get_weather(city='Paris',,)]"),

@@ -4,12 +4,15 @@ Every parser here reads by hand-written scanners or ``ast.parse`` (never ``eval`
 family (``python_list_call``, ``bfcl_python_list``, ``python_tag``, ``bracket_call``) reuses the
 call reader of ``python_call``; the others each scan their own small grammar and type values
 either from their literal syntax or, for the text-valued ones (``cli_call``, ``url_call``),
-from the tool's schema (:func:`~toolform.protocols._common.coerce_value`).
+from the tool's schema (:func:`~toolform.protocols._values.typed_text`).
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
+import functools
+import itertools
 import json
 import math
 import re
@@ -18,13 +21,18 @@ from urllib.parse import quote, unquote_plus
 
 from ..errors import ParseError
 from ..ir import ToolCall, ToolIR, Toolset, TypeIR
-from ._common import (MAX_DEPTH, PY_CALL_HEAD, PY_CODE_LANGS, PY_WRAPPER, code_fences, coerce_value,
-                      find_tool, json_at, json_fragments, match_brackets, py_module_calls,
-                      py_parse_source, py_prose_calls, py_read_call, py_write_call,
-                      quote_if_needed, strip_think, tag_bodies, text_of, to_json_value,
-                      tool_finder, unquote_value)
-from ._json import ABSTENTION, calls_from_value
+from ._brackets import match_brackets, tag_bodies, value_end
+from ._calls import ParsedCall
+from ._json import ABSTENTION, fragment_calls
+from ._limits import MAX_ARGUMENTS, MAX_DEPTH, Budget, check_arguments, check_calls
+from ._loose_json import json_at, json_fragments, to_json_value, why_not_json
+from ._names import find_tool, holds_a_name, names_a_tool, tool_finder
+from ._python import (PY_CALL_HEAD, PY_CODE_LANGS, PY_WRAPPER, ast_span, line_starts,
+                      py_module_calls, py_parse_source, py_prose_calls, py_read_call,
+                      py_write_call)
 from ._registry import Protocol, register_protocol
+from ._text import contains, fences, lowered
+from ._values import coerce_value, quote_if_needed, text_of, typed_text, unquote_value
 
 __all__ = ["BfclPythonList", "BracketCall", "CliCall", "GraphqlCall", "PythonListCall",
            "PythonTag", "SexprCall", "SqlCall", "SymbolicCall", "UrlCall"]
@@ -51,14 +59,21 @@ def _declared_key(tool: ToolIR | None, key: str) -> str:
     return key
 
 
-def _blocks(text: str, langs: set[str]) -> list[str]:
-    """The fenced blocks of ``text`` in one of ``langs``, or the whole text when none."""
-    fences = [body for lang, body in code_fences(text) if lang in langs]
-    return fences or [text]
+def _blocks(text: str, langs: set[str]) -> list[tuple[int, str]]:
+    """``(offset, body)`` of each fenced block of ``text`` in one of ``langs``, or of the
+    whole text when none."""
+    found = [(f.start, text[f.start:f.end]) for f in fences(text) if f.lang in langs] \
+        if contains(text, "```") or contains(text, "~~~") else []
+    return found or [(0, text)]
+
+
+def _shifted(calls: list[ParsedCall], offset: int) -> list[ParsedCall]:
+    return [ParsedCall(c.name, c.arguments, (c.span[0] + offset, c.span[1] + offset),
+                       c.repairs) for c in calls]
 
 
 # -- the Python family -------------------------------------------------------------------------
-def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
+def _list_calls(block: str, toolset: Toolset) -> list[ParsedCall] | None:
     """Calls from ``[f(...), g(...)]`` lists in ``block``; None when there is no such list.
 
     Raises
@@ -73,21 +88,22 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
     except SyntaxError:
         tree = None
     found = False
-    calls: list[ToolCall] = []
+    calls: list[ParsedCall] = []
     if tree is not None:
+        lines = line_starts(block)
         for stmt in getattr(tree, "body", []):
             value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
             if isinstance(value, ast.List) and value.elts and all(
                     isinstance(e, ast.Call) for e in value.elts):
                 found = True
-                calls.extend(c for c in (py_read_call(e, toolset) for e in value.elts) if c)
+                calls.extend(_element_calls(block, value.elts, lines, 0, toolset))
         if found:
             return calls
     brackets = match_brackets(block, "[(")
     done = 0
     for start in sorted(brackets.pairs):
         # a call list sits in prose or one bracket deep; the caps keep hostile nesting linear
-        if (block[start] != "[" or start < done or brackets.levels[start] > 1
+        if (block[start] != "[" or start < done or brackets.level(start) > 1
                 or brackets.depths[start] > MAX_DEPTH):
             continue
         head = PY_CALL_HEAD.match(block, start + 1 + len(_WS.match(block, start + 1).group()))
@@ -106,7 +122,8 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
         if isinstance(body, ast.List) and all(isinstance(e, ast.Call) for e in body.elts):
             found = True
             done = end + 1
-            calls.extend(c for c in (py_read_call(e, toolset) for e in body.elts) if c)
+            source = block[start:end + 1]
+            calls.extend(_element_calls(source, body.elts, line_starts(source), start, toolset))
     for start, _ in brackets.unclosed:
         head = PY_CALL_HEAD.match(block, start + 1)
         if block[start] == "[" and head and find_tool(re.sub(r"\s+", "", head.group(1)),
@@ -116,6 +133,19 @@ def _list_calls(block: str, toolset: Toolset) -> list[ToolCall] | None:
 
 
 _LIST_START = re.compile(r"\[\s*[^\W\d][\w.\s]*\(")
+
+
+def _element_calls(source: str, elements: list[ast.expr], lines: list[int], offset: int,
+                   toolset: Toolset) -> list[ParsedCall]:
+    """The tool calls among a list's call elements, each spanning its element."""
+    calls = []
+    for element in elements:
+        call = py_read_call(element, toolset) if isinstance(element, ast.Call) else None
+        if call is not None:
+            start, end = ast_span(source, element, lines)
+            calls.append(ParsedCall(call.name, call.arguments, (start + offset, end + offset)))
+            check_calls(len(calls))
+    return calls
 
 
 def _write_list(calls: Sequence[ToolCall]) -> str:
@@ -148,11 +178,12 @@ class PythonListCall(Protocol):
         """The calls as one Python list, a sentence for none."""
         return _write_list(calls)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls of the bracketed Python lists in ``text``."""
-        text, _ = strip_think(text)
-        return [c for block in _blocks(text, PY_CODE_LANGS)
-                for c in _list_calls(block, toolset) or []]
+        if "[" not in text or "(" not in text:
+            return []
+        return [c for offset, block in _blocks(text, PY_CODE_LANGS)
+                for c in _shifted(_list_calls(block, toolset) or [], offset)]
 
 
 @register_protocol(
@@ -188,24 +219,36 @@ class BfclPythonList(Protocol):
         """The calls as one Python list; ``[]`` for none (BFCL decodes it as no call)."""
         return _write_list(calls) if calls else "[]"
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls of a reply that is one Python list of calls (see the class docstring)."""
         body = text.strip("`\n ")
         if body != "[]" and not _BFCL_HEAD.match(body):
             return []  # prose: no attempt at a call list, so nothing broken either
-        body = ("" if body.startswith("[") else "[") + body + ("" if body.endswith("]") else "]")
+        opened = "" if body.startswith("[") else "["
+        # the source's offsets in the text (a bracket added in front shifts them by one)
+        offset = len(text) - len(text.lstrip("`\n ")) - len(opened)
+        body = opened + body + ("" if body.endswith("]") else "]")
+        source = body.strip().strip("'")
         try:
-            tree = py_parse_source(body.strip().strip("'"), "eval")
+            tree = py_parse_source(source, "eval")
         except SyntaxError as exc:
             raise ParseError(f"not one Python list of calls ({exc.msg})") from None
         node = getattr(tree, "body", None)
         items = [node] if isinstance(node, ast.Call) else getattr(node, "elts", None)
         if items is None or not all(isinstance(item, ast.Call) for item in items):
             raise ParseError("the list holds something other than calls")
-        return [_bfcl_call(item, toolset) for item in items]
+        check_calls(len(items))
+        lines = line_starts(source)
+        calls = []
+        for item in items:
+            call = _bfcl_call(item, toolset)
+            start, end = ast_span(source, item, lines)
+            calls.append(ParsedCall(call.name, call.arguments,
+                                    (max(start + offset, 0), max(end + offset, 0))))
+        return calls
 
 
-_BFCL_HEAD = re.compile(r"\[?\s*[^\W\d][\w.]*\s*\(")
+_BFCL_HEAD = re.compile(r"\[?\s*+[^\W\d][\w.]*+\s*+\(")
 
 
 def _bfcl_call(node: ast.Call, toolset: Toolset) -> ToolCall:
@@ -297,23 +340,26 @@ class PythonTag(Protocol):
             return ABSTENTION
         return "<|python_tag|>" + "\n".join(py_write_call(c) for c in calls) + "<|eom_id|>"
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls after each ``<|python_tag|>`` marker of ``text``."""
-        text, _ = strip_think(text)
-        calls: list[ToolCall] = []
-        for m, start, end in tag_bodies(text, _PY_TAG, _PY_END):
+        if not contains(text, "<|python_tag|>"):
+            return []
+        calls: list[ParsedCall] = []
+        for m, start, end in tag_bodies(text, _PY_TAG, _PY_END, bracketed=True):
             body = text[start:end].strip()
-            found: list[ToolCall] = []
+            offset = start + len(text[start:end]) - len(text[start:end].lstrip())
+            found: list[ParsedCall] = []
             if body[:1] in "{[" and not PY_CALL_HEAD.match(body, 1):
                 for fragment in json_fragments(body):
                     if not fragment.error:
-                        found.extend(calls_from_value(fragment.value, toolset))
+                        found.extend(fragment_calls(body, fragment, toolset, anchored=False))
             if not found:
                 found = py_module_calls(body, toolset) or py_prose_calls(body, toolset)
             if not found:
                 raise ParseError(f"the <|python_tag|> at offset {m.start()} is followed by "
                                  "no readable call")
-            calls.extend(found)
+            calls.extend(_shifted(found, offset))
+            check_calls(len(calls))
         return calls
 
 
@@ -343,14 +389,15 @@ class BracketCall(Protocol):
             return ABSTENTION
         return "I need " + " and ".join(f"[{py_write_call(c)}]" for c in calls) + "."
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The bracketed calls of ``text``."""
-        text, _ = strip_think(text)
+        if "[" not in text or "(" not in text or _LIST_START.search(text) is None:
+            return []
         brackets = match_brackets(text, "[(")
-        calls: list[ToolCall] = []
+        calls: list[ParsedCall] = []
         done = 0
         for start in sorted(brackets.pairs):
-            if (text[start] != "[" or start < done or brackets.levels[start] > 1
+            if (text[start] != "[" or start < done or brackets.level(start) > 1
                     or brackets.depths[start] > MAX_DEPTH):
                 continue
             head = PY_CALL_HEAD.match(text, start + 1 + len(_WS.match(text, start + 1).group()))
@@ -371,13 +418,16 @@ class BracketCall(Protocol):
             body = getattr(node, "body", None)
             call = py_read_call(body, toolset) if isinstance(body, ast.Call) else None
             if call is not None:
-                calls.append(call)
+                calls.append(ParsedCall(call.name, call.arguments, (start, end + 1)))
+                check_calls(len(calls))
                 done = end + 1
         return calls
 
 
 # -- command line ------------------------------------------------------------------------------
-_SH_TOKEN = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+|\n""", re.S)
+# a word, a line break, or a quote that never closes (the command was cut inside a value)
+_SH_TOKEN = re.compile(r"""(?:[^\s'"\\]++|\\.|'[^']*+'|"[^"\\]*+(?:\\.[^"\\]*+)*+")++|\n|['"]""",
+                       re.S)
 _SH_PIECE = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)|([^'"\\]+)""", re.S)
 _SH_SAFE = re.compile(r"[\w@%+=:,./-]+")
 _SHELL_LANGS = {"", "bash", "sh", "shell", "console", "zsh", "cli", "text"}
@@ -393,26 +443,85 @@ def _sh_words(line: str) -> list[tuple[str, bool]]:
     """Shell words of one command as ``(text, quoted)``; quotes removed."""
     out = []
     for tok in _SH_TOKEN.findall(line):
+        if tok in ("'", '"'):
+            continue
         parts = [single or re.sub(r'\\(["\\$`])', r"\1", double) or escaped or plain
                  for single, double, escaped, plain in _SH_PIECE.findall(tok)]
         out.append(("".join(parts), "'" in tok or '"' in tok))
     return out
 
 
-def _cli_commands(block: str) -> list[list[str]]:
-    """The block split into commands of raw shell tokens (a new line outside quotes ends one)."""
-    block = block.replace("\\\r\n", " ").replace("\\\n", " ")
-    commands: list[list[str]] = [[]]
-    for tok in _SH_TOKEN.findall(block):
-        if tok == "\n":
-            commands.append([])
-        else:
-            commands[-1].append(tok)
-    return [c for c in commands if c]
+_CONTINUATION = re.compile(r"\\\r?\n")
+_WORD = re.compile(r"\w")
+_OPTION = re.compile(r"--\w")
 
 
-def _cli_call(raw: list[str], toolset: Toolset,
-              find: Callable[[str], ToolIR | None]) -> ToolCall | None:
+@functools.lru_cache(maxsize=64)
+def _command_heads(names: tuple[str, ...], options: bool) -> re.Pattern[str]:
+    """Lines that may start a command: the first word a tool's name up to case and the
+    separators ``-``, ``_``, ``.`` (its skeleton), or (with ``options``, when the text holds a
+    ``--``) any first word followed by an option."""
+    skeletons = sorted({_SEPARATORS.sub(lambda _: "[-_.]*", re.escape(_SEPARATORS.sub("_", n)))
+                        for n in names if n and not any(c.isspace() for c in n)},
+                       key=len, reverse=True)
+    known = f"(?:{'|'.join(skeletons)})(?=\\s|$)" if skeletons else "(?!)"
+    option = r"|[^\s'\"]++[ \t]+--\w" if options else ""
+    return re.compile(rf"^[ \t]*(?:\$[ \t]+)?(?:{known}{option})", re.M | re.I)
+
+
+_SEPARATORS = re.compile(r"(?:\\[-_.]|_)+")
+
+
+def _cli_commands(block: str, toolset: Toolset) -> list[tuple[int, int, list[str]]]:
+    """The commands of the block that may be calls, as raw shell tokens, each with its span
+    in ``block``: those on a line whose first word is a tool's name (up to case and
+    separators) or is followed by an option. A command runs to a new line outside quotes; a
+    backslash before the new line continues it."""
+    # continuations become one space; ``shrunk`` maps folded offsets back to the block's
+    shrunk: list[tuple[int, int]] = []
+    pieces, pos, lost = [], 0, 0
+    for m in _CONTINUATION.finditer(block):
+        pieces.append(block[pos:m.start()])
+        pieces.append(" ")
+        lost += len(m.group()) - 1
+        shrunk.append((m.start() - lost + len(m.group()), lost))
+        pos = m.end()
+    pieces.append(block[pos:])
+    folded = "".join(pieces) if shrunk else block
+    marks = [at for at, _ in shrunk]
+
+    def back(at: int) -> int:
+        i = bisect.bisect_right(marks, at) - 1
+        return at + (shrunk[i][1] if i >= 0 else 0)
+
+    commands: list[tuple[int, int, list[str]]] = []
+    budget = Budget("command lines")
+    done = 0
+    heads = _command_heads(tuple(toolset.names), contains(folded, "--"))
+    for head in heads.finditer(folded):
+        if head.start() < done:  # a line inside the quoted value of the command before
+            continue
+        budget.step()
+        current: list[str] = []
+        first = last = head.start()
+        for m in _SH_TOKEN.finditer(folded, head.start()):
+            if m.group() == "\n":
+                break
+            if not current:
+                first = m.start()
+            current.append(m.group())
+            last = m.end()
+            if len(current) > 2 * MAX_ARGUMENTS + 2:
+                raise ParseError(f"the command {current[0][:60]!r} holds more than "
+                                 f"{MAX_ARGUMENTS:,} arguments; not read")
+        done = last
+        if current:
+            commands.append((back(first), back(last), current))
+    return commands
+
+
+def _cli_call(raw: list[str], toolset: Toolset, find: Callable[[str], ToolIR | None],
+              repairs: list[str]) -> ToolCall | None:
     """The call one command writes, or None when it is not a call.
 
     Raises
@@ -422,10 +531,15 @@ def _cli_call(raw: list[str], toolset: Toolset,
     """
     if raw and raw[0] == "$":
         raw = raw[1:]
-    # cheap checks on the raw tokens first: most lines of a reply are not commands
-    if not raw or "'" in raw[0] or '"' in raw[0]:
+    # cheap checks on the raw tokens first: most lines of a reply are not commands; a name
+    # holds a word character ("|" or "---" is no command)
+    if not raw or "'" in raw[0] or '"' in raw[0] or not _WORD.search(raw[0]):
         return None
-    if find(raw[0]) is None and not (len(raw) > 1 and raw[1].startswith("--")):
+    if find(raw[0]) is None and not (len(raw) > 1 and _OPTION.match(raw[1])):
+        return None
+    if "'" in raw or '"' in raw:
+        if raw[0] in toolset:
+            raise ParseError(f"the command {raw[0][:60]!r} ends inside a quoted value")
         return None
     words = _sh_words(" ".join(raw))
     name = words[0][0]
@@ -435,7 +549,7 @@ def _cli_call(raw: list[str], toolset: Toolset,
     i = 0
     while i < len(rest):
         word, quoted = rest[i]
-        if quoted or not word.startswith("--") or len(word) == 2:
+        if quoted or not _OPTION.match(word):
             if tool is not None and name in toolset and rest[0][0].startswith("--"):
                 raise ParseError(f"{name}: stray argument {word[:40]!r}")
             return None
@@ -452,7 +566,8 @@ def _cli_call(raw: list[str], toolset: Toolset,
             i += 1
             continue
         key = _declared_key(tool, key)
-        arguments[key] = coerce_value(value, _param_type(tool, key))
+        arguments[key] = typed_text(value, _param_type(tool, key), key, repairs)
+        check_arguments(len(arguments), name)
     return ToolCall(name, arguments)
 
 
@@ -499,34 +614,49 @@ class CliCall(Protocol):
             lines.append(" ".join(parts))
         return "\n".join(lines)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The command-line calls of ``text``, values typed from the schema."""
-        text, _ = strip_think(text)
-        calls = []
+        # a command line starts with a tool's name (up to case and separators: every piece of
+        # it is there) or has an option
+        if not contains(text, "--") and not names_a_tool(lowered(text), tuple(toolset.names)):
+            return []
+        calls: list[ParsedCall] = []
         find = tool_finder(toolset)
-        for block in _blocks(text, _SHELL_LANGS):
-            for raw in _cli_commands(block):
-                call = _cli_call(raw, toolset, find)
+        for offset, block in _blocks(text, _SHELL_LANGS):
+            for start, end, raw in _cli_commands(block, toolset):
+                repairs: list[str] = []
+                call = _cli_call(raw, toolset, find, repairs)
                 if call is not None:
-                    calls.append(call)
+                    calls.append(ParsedCall(call.name, call.arguments,
+                                            (start + offset, end + offset), tuple(repairs)))
+                    check_calls(len(calls))
         return calls
 
 
 # -- a small literal scanner shared by SQL, GraphQL and S-expressions --------------------------
+@functools.lru_cache(maxsize=8)
+def _space_and(extra: str) -> re.Pattern[str]:
+    return re.compile(f"[\\s{re.escape(extra)}]*")
+
+
 class _Scan:
     """A cursor over ``text`` with the token readers the code grammars share."""
 
-    _IDENT = re.compile(r"[^\W\d][\w$]*(?:\.[^\W\d][\w$]*)*")
-    _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+    _IDENT = re.compile(r"[^\W\d][\w$]*+(?:\.[^\W\d][\w$]*+)*+")
+    # possessive, so a long digit run followed by a letter fails at once (the backtracking
+    # form took seconds on a few kilobytes of digits)
+    _NUMBER = re.compile(r"-?(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][-+]?\d++)?+(?![\w.])")
+    _SPACE = re.compile(r"\s*")
 
     def __init__(self, text: str, pos: int) -> None:
         self.text = text
         self.pos = pos
 
     def ws(self, extra: str = "") -> None:
-        while self.pos < len(self.text) and (self.text[self.pos].isspace()
-                                             or self.text[self.pos] in extra):
-            self.pos += 1
+        if extra:
+            self.pos = _space_and(extra).match(self.text, self.pos).end()
+        else:
+            self.pos = self._SPACE.match(self.text, self.pos).end()
 
     def peek(self, s: str) -> bool:
         return self.text.startswith(s, self.pos)
@@ -640,7 +770,8 @@ class _SqlScan(_Scan):
                 if cast.group(1).lower() in ("json", "jsonb"):
                     found = json_at(s.strip(), 0)
                     if found is None or found[1] != len(s.strip()):
-                        raise ParseError(f"a ::{cast.group(1)} value is not JSON")
+                        raise ParseError(f"a ::{cast.group(1)} value is not JSON"
+                                         + why_not_json(s.strip()))
                     return found[0]
             return s
         if _ARRAY.match(self.text, self.pos):
@@ -666,15 +797,18 @@ class _SqlScan(_Scan):
         raise ParseError(f"unreadable SQL value at offset {self.pos}")
 
 
-def _sql_calls(text: str, toolset: Toolset) -> list[ToolCall]:
-    calls = []
+def _sql_calls(text: str, toolset: Toolset) -> list[ParsedCall]:
+    calls: list[ParsedCall] = []
     done = 0
     for m in _SELECT.finditer(text):
         if m.start() < done:  # inside the statement just read
             continue
         scan = _SqlScan(text, m.end())
+        span_start = m.start()  # the statement's first call spans from SELECT
         while True:
             scan.ws()
+            if calls and span_start != m.start():
+                span_start = scan.pos
             name = scan.name()
             scan.ws()
             if name is None or not scan.peek("("):
@@ -706,7 +840,9 @@ def _sql_calls(text: str, toolset: Toolset) -> list[ToolCall]:
                 elif not scan.peek(")"):
                     raise ParseError(f"{name}: expected ',' or ')' at offset {scan.pos}")
             scan.pos += 1
-            calls.append(ToolCall(name, arguments))
+            calls.append(ParsedCall(name, arguments, (span_start, scan.pos)))
+            check_calls(len(calls))
+            span_start = -1  # the next call of the statement spans from its name
             done = scan.pos
             scan.ws()
             if not scan.peek(","):
@@ -742,10 +878,12 @@ class SqlCall(Protocol):
             + ", ".join(f"{_sql_ident(k)} => {_sql_value(v)}" for k, v in c.arguments.items())
             + ");" for c in calls)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The ``SELECT`` calls of ``text``."""
-        text, _ = strip_think(text)
-        return [c for block in _blocks(text, _SQL_LANGS) for c in _sql_calls(block, toolset)]
+        if not contains(lowered(text), "select"):
+            return []
+        return [c for offset, block in _blocks(text, _SQL_LANGS)
+                for c in _shifted(_sql_calls(block, toolset), offset)]
 
 
 # -- GraphQL -----------------------------------------------------------------------------------
@@ -824,22 +962,15 @@ class _GqlScan(_Scan):
         return {"true": True, "false": False, "null": None}.get(word, word)
 
     def skip_selection(self) -> None:
-        """Skip a ``{ ... }`` selection set after a field."""
-        level = 0
-        while self.pos < len(self.text):
-            c = self.text[self.pos]
-            self.pos += 1
-            if c == "{":
-                level += 1
-            elif c == "}":
-                level -= 1
-                if level == 0:
-                    return
-        raise ParseError("a selection set never closes")
+        """Skip a ``{ ... }`` selection set after a field (strings inside skipped too)."""
+        end = value_end(self.text, self.pos)
+        if end is None:
+            raise ParseError("a selection set never closes")
+        self.pos = end
 
 
-def _gql_calls(text: str, toolset: Toolset) -> list[ToolCall]:
-    calls = []
+def _gql_calls(text: str, toolset: Toolset) -> list[ParsedCall]:
+    calls: list[ParsedCall] = []
     pos = 0
     while True:
         m = _OPERATION.search(text, pos)
@@ -851,6 +982,7 @@ def _gql_calls(text: str, toolset: Toolset) -> list[ToolCall]:
             if scan.peek("}") or scan.pos >= len(text):
                 scan.pos += 1
                 break
+            field_start = scan.pos
             name = scan.name()
             if name is None:
                 raise ParseError(f"expected a field at offset {scan.pos}")
@@ -880,7 +1012,8 @@ def _gql_calls(text: str, toolset: Toolset) -> list[ToolCall]:
                 scan.ws()
             if scan.peek("{"):
                 scan.skip_selection()
-            calls.append(ToolCall(name, arguments))
+            calls.append(ParsedCall(name, arguments, (field_start, scan.pos)))
+            check_calls(len(calls))
         pos = scan.pos
 
 
@@ -913,10 +1046,12 @@ class GraphqlCall(Protocol):
             fields.append(f"  {_gql_name(c.name)}" + (f"({args})" if args else ""))
         return "mutation {\n" + "\n".join(fields) + "\n}"
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The mutation fields of ``text`` as calls."""
-        text, _ = strip_think(text)
-        return [c for block in _blocks(text, _GQL_LANGS) for c in _gql_calls(block, toolset)]
+        if (not contains(text, "mutation") and not contains(text, "query")) or "{" not in text:
+            return []
+        return [c for offset, block in _blocks(text, _GQL_LANGS)
+                for c in _shifted(_gql_calls(block, toolset), offset)]
 
 
 # -- URL ---------------------------------------------------------------------------------------
@@ -940,7 +1075,7 @@ def _field_type(t: TypeIR | None, key: str) -> TypeIR | None:
     return next((f.type for o in objects for f in o.fields if f.name == key), None)
 
 
-def _url_arguments(query: str, tool: ToolIR | None) -> dict[str, Any]:
+def _url_arguments(query: str, tool: ToolIR | None, repairs: list[str]) -> dict[str, Any]:
     arguments: dict[str, Any] = {}
     for pair in query.split("&"):
         if not pair:
@@ -960,7 +1095,8 @@ def _url_arguments(query: str, tool: ToolIR | None) -> dict[str, Any]:
         leaf_t = _param_type(tool, path[0])
         for part in path[1:]:
             leaf_t = _field_type(leaf_t, part)
-        node[path[-1]] = coerce_value(value, leaf_t)
+        node[path[-1]] = typed_text(value, leaf_t, key, repairs)
+        check_arguments(len(arguments), "a request")
     return arguments
 
 
@@ -1001,17 +1137,21 @@ class UrlCall(Protocol):
             lines.append(f"POST /{quote(call.name, safe='')}" + (f"?{query}" if pairs else ""))
         return "\n".join(lines)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The request lines of ``text`` as calls."""
-        text, _ = strip_think(text)
-        calls = []
+        if "/" not in text:
+            return []
+        calls: list[ParsedCall] = []
         find = tool_finder(toolset)
         for m in _REQUEST.finditer(text):
             name = unquote_plus(m.group(2).rstrip("/"))
             tool = find(name)
             if m.group(1) is None and tool is None:
                 continue
-            calls.append(ToolCall(name, _url_arguments(m.group(3) or "", tool)))
+            repairs: list[str] = []
+            arguments = _url_arguments(m.group(3) or "", tool, repairs)
+            calls.append(ParsedCall(name, arguments, (m.start(2) - 1, m.end()), tuple(repairs)))
+            check_calls(len(calls))
         return calls
 
 
@@ -1037,7 +1177,8 @@ class _SexprScan(_Scan):
         self.pos = m.end()
         return m.group()
 
-    def value(self, t: TypeIR | None, depth: int = 0) -> Any:
+    def value(self, t: TypeIR | None, depth: int = 0, *, key: str = "",
+              repairs: list[str] | None = None) -> Any:
         if depth > MAX_DEPTH:
             raise ParseError(f"S-expression nested deeper than {MAX_DEPTH}")
         self.ws()
@@ -1049,14 +1190,15 @@ class _SexprScan(_Scan):
             while not self.peek(")"):
                 if self.pos >= len(self.text):
                     raise ParseError("a list never closes")
-                items.append(self.value(item_t, depth + 1))
+                items.append(self.value(item_t, depth + 1, key=key, repairs=repairs))
                 self.ws()
             self.pos += 1
             return items
         if self.text[self.pos:self.pos + 1] in ('"', "{", "["):
             found = json_at(self.text, self.pos)
             if found is None:
-                raise ParseError(f"unreadable value at offset {self.pos}")
+                raise ParseError(f"unreadable value at offset {self.pos}"
+                                 + why_not_json(self.text, self.pos))
             self.pos = found[1]
             return found[0]
         word = self.atom()
@@ -1066,13 +1208,15 @@ class _SexprScan(_Scan):
         found = json_at(lisp, 0)  # a number or true/false/null keeps its literal type
         if found is not None and found[1] == len(lisp):
             return found[0]
-        return word if t is None else coerce_value(lisp, t)
+        if t is None:
+            return word
+        return coerce_value(lisp, t) if repairs is None else typed_text(lisp, t, key, repairs)
 
 
-def _sexpr_calls(text: str, toolset: Toolset) -> list[ToolCall]:
+def _sexpr_calls(text: str, toolset: Toolset) -> list[ParsedCall]:
     brackets = match_brackets(text, "(")
     find = tool_finder(toolset)
-    calls = []
+    calls: list[ParsedCall] = []
     done = 0
     for start in sorted(brackets.pairs):
         if start < done:
@@ -1087,17 +1231,27 @@ def _sexpr_calls(text: str, toolset: Toolset) -> list[ToolCall]:
         if not (scan.peek(":") or (scan.peek(")") and tool is not None)):
             continue
         arguments: dict[str, Any] = {}
+        repairs: list[str] = []
         while scan.peek(":"):
             scan.pos += 1
             key = scan.atom()
             if key is None:
                 raise ParseError(f"{name}: a keyword at offset {scan.pos} has no name")
-            arguments[key] = scan.value(_param_type(tool, key))
+            arguments[key] = scan.value(_param_type(tool, key), key=key, repairs=repairs)
+            check_arguments(len(arguments), name)
             scan.ws()
         if not scan.peek(")"):
             raise ParseError(f"{name}: expected ':keyword' or ')' at offset {scan.pos}")
-        calls.append(ToolCall(name, arguments))
+        calls.append(ParsedCall(name, arguments, (start, scan.pos + 1), tuple(repairs)))
+        check_calls(len(calls))
         done = scan.pos + 1
+    for start, _ in brackets.unclosed:
+        scan = _SexprScan(text, start + 1)
+        scan.ws()
+        name = scan.atom()
+        scan.ws()
+        if name is not None and scan.peek(":") and find(name) is not None:
+            raise ParseError(f"the S-expression of {name} at offset {start} never closes")
     return calls
 
 
@@ -1127,10 +1281,12 @@ class SexprCall(Protocol):
                                               for k, v in c.arguments.items()]) + ")"
             for c in calls)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The S-expression calls of ``text``."""
-        text, _ = strip_think(text)
-        return [c for block in _blocks(text, _SEXPR_LANGS) for c in _sexpr_calls(block, toolset)]
+        if "(" not in text:
+            return []
+        return [c for offset, block in _blocks(text, _SEXPR_LANGS)
+                for c in _shifted(_sexpr_calls(block, toolset), offset)]
 
 
 # -- symbolic ----------------------------------------------------------------------------------
@@ -1139,6 +1295,14 @@ SYMBOLS = {"string": "§", "integer": "#", "number": "~", "boolean": "?", "null"
            "json": "¤"}
 _SYMBOL_KIND = {v: k for k, v in SYMBOLS.items()}
 _SYM_LINE = re.compile(r"^[ \t]*([^\s★]+)[ \t]*((?:★.*)?)$", re.M)
+@functools.lru_cache(maxsize=64)
+def _bare_name_lines(names: tuple[str, ...]) -> re.Pattern[str]:
+    """Lines holding only one of ``names`` (any case), as ``_SYM_LINE`` matches them."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)
+                            if n and not any(c.isspace() or c == "★" for c in n)) or "(?!)"
+    return re.compile(rf"^[ \t]*((?:{alternatives})(?![^\s★]))[ \t]*(?=$)()", re.M | re.I)
+
+
 _SYM_ARG = re.compile(r"★[ \t]*([^§#~?∅¤★]+?)[ \t]*([§#~?∅¤])")
 
 
@@ -1166,7 +1330,9 @@ def _symbol_read(kind: str, raw: str, name: str) -> Any:
         return None
     found = json_at(raw, 0)
     if found is None or found[1] != len(raw):
-        raise ParseError(f"{name}: {raw[:40]!r} is not a {kind} value")
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise ParseError(f"{name}: {raw[:40]!r} is not {article} {kind} value"
+                         + why_not_json(raw))
     value = found[0]
     ok = {"integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
           "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
@@ -1204,20 +1370,28 @@ class SymbolicCall(Protocol):
         return "\n".join(" ".join([c.name] + [f"★{k}{_symbol_value(v)}"
                                               for k, v in c.arguments.items()]) for c in calls)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The symbolic calls of ``text``."""
-        text, _ = strip_think(text)
-        calls = []
+        if not toolset.names or not text.strip():
+            return []
+        if "★" not in text and not holds_a_name(lowered(text), tuple(toolset.names)):
+            return []  # only a line holding a tool's name alone (up to case) is a call
+        # without a star, only a line holding a tool's name alone can be a call
+        lines = _SYM_LINE.finditer(text) if "★" in text else \
+            _bare_name_lines(tuple(toolset.names)).finditer(text)
+        calls: list[ParsedCall] = []
         find = tool_finder(toolset)
-        for m in _SYM_LINE.finditer(text):
+        for m in lines:
             name, rest = m.group(1), m.group(2)
             if not rest:
                 tool = toolset.get(name) or next(
                     (t for t in toolset if t.name.casefold() == name.casefold()), None)
                 if tool is not None:
-                    calls.append(ToolCall(name, {}))
+                    calls.append(ParsedCall(name, {}, m.span(1)))
+                    check_calls(len(calls))
                 continue
-            heads = list(_SYM_ARG.finditer(rest))
+            heads = list(itertools.islice(_SYM_ARG.finditer(rest), MAX_ARGUMENTS + 1))
+            check_arguments(len(heads), name)
             if not heads or heads[0].start() != 0:
                 if find(name) is None:
                     continue
@@ -1227,5 +1401,7 @@ class SymbolicCall(Protocol):
                 end = heads[i + 1].start() if i + 1 < len(heads) else len(rest)
                 arguments[h.group(1)] = _symbol_read(_SYMBOL_KIND[h.group(2)],
                                                      rest[h.end():end], name)
-            calls.append(ToolCall(name, arguments))
+                check_arguments(len(arguments), name)
+            calls.append(ParsedCall(name, arguments, (m.start(1), m.end())))
+            check_calls(len(calls))
         return calls

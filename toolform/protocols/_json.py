@@ -16,10 +16,16 @@ from typing import Any, Sequence
 
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
-from ._common import code_fences, find_tool, json_fragments, loads_loose, strip_think, tag_bodies
+from ._brackets import inner_brackets, tag_bodies
+from ._calls import ParsedCall
+from ._limits import check_calls
+from ._loose_json import Fragment, json_copy, json_fragments, loads_loose
+from ._names import find_tool
 from ._registry import Protocol, register_protocol
+from ._text import contains, fences, lowered
 
-__all__ = ["JsonObject", "ToolCallTags", "calls_from_value"]
+__all__ = ["ABSTENTION", "JsonObject", "ToolCallTags", "calls_from_value", "fragment_calls",
+           "read_fragments"]
 
 #: What ``write`` produces for an empty list of calls.
 ABSTENTION = "No tool call is needed for this request."
@@ -67,19 +73,74 @@ def calls_from_value(value: Any, toolset: Toolset, *, anchored: bool = False) ->
     if not isinstance(arguments, dict):
         raise ParseError(f"arguments of {name!r} are a {type(arguments).__name__}, "
                          "not an object")
-    return [ToolCall(name, arguments)]
+    return [ToolCall(name, json_copy(arguments))]
 
 
-def _read_fragments(text: str, toolset: Toolset, *, anchored: bool) -> list[ToolCall]:
-    """Calls from every JSON fragment of ``text``; a broken call-looking fragment raises."""
-    calls: list[ToolCall] = []
+def _element_spans(text: str, start: int, end: int, count: int) -> list[tuple[int, int]] | None:
+    """The spans of the ``count`` objects that are the elements of the JSON list
+    ``text[start:end]``, or None when its elements are not exactly that many objects."""
+    value = text[start:end]
+    brackets = inner_brackets(value)
+    spans = []
+    pos = 1
+    while True:
+        pos = _SPACE.match(value, pos).end()
+        if pos >= len(value) - 1 or value[pos] != "{":
+            break
+        close = brackets.pairs.get(pos)
+        if close is None:
+            return None
+        spans.append((start + pos, start + close + 1))
+        pos = _SPACE.match(value, close + 1).end()
+        if value.startswith(",", pos):
+            pos += 1
+    return spans if len(spans) == count else None
+
+
+_SPACE = re.compile(r"\s*")
+
+
+def fragment_calls(text: str, fragment: Fragment, toolset: Toolset, *, anchored: bool,
+                   offset: int = 0) -> list[ParsedCall]:
+    """The calls one decoded JSON fragment of ``text`` holds, each with its span plus
+    ``offset`` (an element's own span when the fragment is a list of call objects).
+
+    Raises
+    ------
+    ParseError
+        As for :func:`calls_from_value`.
+    """
+    calls = calls_from_value(fragment.value, toolset, anchored=anchored)
+    start, end = fragment.start, fragment.end + 1
+    spans = None
+    if len(calls) > 1 and isinstance(fragment.value, list):
+        spans = _element_spans(text, start, end, len(calls))
+    spans = spans or [(start, end)] * len(calls)
+    return [ParsedCall(c.name, c.arguments, (s + offset, e + offset))
+            for c, (s, e) in zip(calls, spans)]
+
+
+def read_fragments(text: str, toolset: Toolset, *, anchored: bool, offset: int = 0
+                   ) -> list[ParsedCall]:
+    """Calls from every JSON fragment of ``text`` (spans plus ``offset``); a broken fragment
+    that mentions ``name:`` is a broken call.
+
+    Raises
+    ------
+    ParseError
+        For that broken fragment, or a call whose arguments are not an object.
+    """
+    if not contains(text, "name"):  # every call shape names its tool (wrappers hold named calls)
+        return []
+    calls: list[ParsedCall] = []
     for fragment in json_fragments(text):
         if fragment.error:
             if _NAME_KEY.search(fragment.text):
-                raise ParseError(f"a JSON call at offset {fragment.start} does not read: "
-                                 f"{fragment.error}")
+                raise ParseError(f"a JSON call at offset {fragment.start + offset} does not "
+                                 f"read: {fragment.error}")
             continue
-        calls.extend(calls_from_value(fragment.value, toolset, anchored=anchored))
+        calls.extend(fragment_calls(text, fragment, toolset, anchored=anchored, offset=offset))
+        check_calls(len(calls))
     return calls
 
 
@@ -103,8 +164,8 @@ class JsonObject(Protocol):
     """``{"name": "tool", "arguments": {...}}``, or a list of them for parallel calls.
 
     The parser reads JSON anywhere in the reply (fenced or in prose), strict JSON first and
-    then the tolerant reading of :func:`~toolform.protocols._common.loads_loose`. JSON inside
-    ``<tool_call>`` tags is left to ``tool_call_tags``. A fragment that mentions ``"name":``
+    then the tolerant reading of :func:`~toolform.protocols._loose_json.loads_loose`. JSON
+    inside ``<tool_call>`` tags is left to ``tool_call_tags``. A fragment that mentions ``"name":``
     but does not decode is a broken call (``ParseError``).
     """
 
@@ -119,19 +180,21 @@ class JsonObject(Protocol):
         payload = _dump(calls)
         return json.dumps(payload[0] if len(payload) == 1 else payload, ensure_ascii=False)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The JSON calls in ``text`` (see the class docstring)."""
-        text, _ = strip_think(text)
-        spans = tag_bodies(text, _TAG_OPEN, _TAG_CLOSE)
-        if spans:
-            # drop the tagged bodies: that shape belongs to tool_call_tags
+        if not contains(text, "name"):
+            return []
+        if "<" in text and contains(lowered(text), "<tool_call>"):
+            # blank the tagged bodies out (keeping every offset): that shape is
+            # tool_call_tags's own
             pieces, pos = [], 0
-            for _, start, end in spans:
+            for _, start, end in tag_bodies(text, _TAG_OPEN, _TAG_CLOSE, json_values=True):
                 pieces.append(text[pos:start])
+                pieces.append(" " * (end - start))
                 pos = end
             pieces.append(text[pos:])
             text = "".join(pieces)
-        return _read_fragments(text, toolset, anchored=False)
+        return read_fragments(text, toolset, anchored=False)
 
 
 @register_protocol(
@@ -145,8 +208,10 @@ class JsonObject(Protocol):
 class ToolCallTags(Protocol):
     """``<tool_call>{"name": "tool", "arguments": {...}}</tool_call>``, one block per call.
 
-    An unclosed tag (a stop sequence ate the closing tag) runs to the next tag or the end.
-    A tag whose body holds no readable call is a broken call (``ParseError``).
+    A body that starts with a JSON value ends at the first closing tag after that value (a
+    ``</tool_call>`` inside one of its strings does not end it); an unclosed tag (a stop
+    sequence ate the closing tag) runs to the next tag or the end. A tag whose body holds no
+    readable call is a broken call (``ParseError``).
     """
 
     instruction = ('To call a tool, write <tool_call>{"name": "tool_name", "arguments": '
@@ -159,18 +224,22 @@ class ToolCallTags(Protocol):
         return "\n".join(f"<tool_call>{json.dumps(d, ensure_ascii=False)}</tool_call>"
                          for d in _dump(calls))
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
-        """The calls inside ``<tool_call>`` tags of ``text``."""
-        text, _ = strip_think(text)
-        calls: list[ToolCall] = []
-        for _, start, end in tag_bodies(text, _TAG_OPEN, _TAG_CLOSE):
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
+        """The calls inside ``<tool_call>`` tags of ``text``, each spanning its tag."""
+        if "<" not in text or not contains(lowered(text), "<tool_call>"):
+            return []
+        calls: list[ParsedCall] = []
+        for m, start, end in tag_bodies(text, _TAG_OPEN, _TAG_CLOSE, json_values=True):
             body = text[start:end]
-            fences = code_fences(body)
-            if fences:
-                body = "\n".join(b for _, b in fences)
-            found = _read_fragments(body, toolset, anchored=True)
+            blocks = fences(body) if contains(body, "```") or contains(body, "~~~") else ()
+            found = [c for piece, at in ([(body[f.start:f.end], start + f.start)
+                                           for f in blocks] or [(body, start)])
+                     for c in read_fragments(piece, toolset, anchored=True, offset=at)]
             if not found:
-                raise ParseError(f"the <tool_call> tag at offset {start} holds no readable "
-                                 "call")
-            calls.extend(found)
+                raise ParseError(f"the <tool_call> tag at offset {m.start()} holds no "
+                                 "readable call")
+            close = _TAG_CLOSE.match(text, end)
+            span = (m.start(), close.end() if close is not None else end)
+            calls.extend(ParsedCall(c.name, c.arguments, span) for c in found)
+            check_calls(len(calls))
         return calls

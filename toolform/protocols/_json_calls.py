@@ -2,8 +2,8 @@
 ``tool_calls``, filled skeletons and the name-then-arguments split.
 
 All of them read call objects through :func:`~toolform.protocols._json.calls_from_value` and
-JSON through :func:`~toolform.protocols._common.json_fragments` /
-:func:`~toolform.protocols._common.loads_loose`; they differ in where the JSON must be and in
+JSON through :func:`~toolform.protocols._loose_json.json_fragments` /
+:func:`~toolform.protocols._loose_json.loads_loose`; they differ in where the JSON must be and in
 which shape it must have.
 """
 
@@ -15,14 +15,20 @@ from typing import Any, Sequence
 
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
-from ._common import code_fences, json_fragments, loads_loose, match_brackets, strip_think
-from ._json import ABSTENTION, calls_from_value
+from ._brackets import value_end
+from ._calls import ParsedCall
+from ._json import ABSTENTION, calls_from_value, fragment_calls
+from ._limits import check_calls
+from ._loose_json import json_fragments, loads_loose
 from ._registry import Protocol, register_protocol
+from ._text import contains, fences
 
 __all__ = ["CodeBlockJson", "JsonArray", "JsonlCall", "Native", "SlotFillCall",
            "TwoStepCall"]
 
 _NAME_KEY = re.compile(r"""["']?name["']?\s*:""")
+# a line that is, stripped (and without a trailing comma), a {...} object
+_JSON_LINE = re.compile(r"^[ \t\r\f\v]*(\{[^\n]*\})[ \t\r\f\v]*,?[ \t\r\f\v]*$", re.M)
 _JSON_LANGS = {"json", "jsonc", "json5", "jsonl", "ndjson"}
 
 
@@ -57,17 +63,19 @@ class JsonArray(Protocol):
             return ABSTENTION
         return json.dumps([_dump(c) for c in calls], ensure_ascii=False)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls of the JSON arrays in ``text``."""
-        text, _ = strip_think(text)
-        calls: list[ToolCall] = []
+        if not contains(text, "name") or "[" not in text:
+            return []
+        calls: list[ParsedCall] = []
         for fragment in json_fragments(text):
             if fragment.error:
                 if fragment.text.startswith("[") and _NAME_KEY.search(fragment.text):
                     raise _broken(fragment.text, fragment.start, fragment.error)
                 continue
             if isinstance(fragment.value, list):
-                calls.extend(calls_from_value(fragment.value, toolset))
+                calls.extend(fragment_calls(text, fragment, toolset, anchored=False))
+                check_calls(len(calls))
         return calls
 
 
@@ -93,21 +101,23 @@ class JsonlCall(Protocol):
             return ABSTENTION
         return "\n".join(json.dumps(_dump(c), ensure_ascii=False) for c in calls)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls of the JSON lines of ``text``."""
-        text, _ = strip_think(text)
-        calls: list[ToolCall] = []
-        for number, line in enumerate(text.split("\n"), 1):  # not splitlines: \x85 is data
-            line = line.strip().rstrip(",")
-            if not (line.startswith("{") and line.endswith("}")):
-                continue
+        if not contains(text, "name") or "{" not in text:
+            return []
+        calls: list[ParsedCall] = []
+        for m in _JSON_LINE.finditer(text):  # not splitlines: \x85 is data
+            line = m.group(1)
             try:
                 value = loads_loose(line)
             except ParseError as exc:
                 if _NAME_KEY.search(line):
+                    number = text.count("\n", 0, m.start()) + 1
                     raise ParseError(f"line {number} does not read as JSON: {exc}") from None
                 continue
-            calls.extend(calls_from_value(value, toolset))
+            calls.extend(ParsedCall(c.name, c.arguments, m.span(1))
+                         for c in calls_from_value(value, toolset))
+            check_calls(len(calls))
         return calls
 
 
@@ -137,19 +147,25 @@ class CodeBlockJson(Protocol):
                           indent=2)
         return f"```json\n{body}\n```"
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls inside the JSON fences of ``text``."""
-        text, _ = strip_think(text)
-        calls: list[ToolCall] = []
-        for lang, body in code_fences(text):
-            if lang not in _JSON_LANGS and not (lang == "" and body.lstrip()[:1] in ("{", "[")):
+        if not contains(text, "name") or (not contains(text, "```") and not contains(text, "~~~")):
+            return []
+        calls: list[ParsedCall] = []
+        for fence in fences(text, json_bodies=True):
+            body = text[fence.start:fence.end]
+            if fence.lang not in _JSON_LANGS and not (fence.lang == "" and
+                                                      body.lstrip()[:1] in ("{", "[")):
                 continue
             for fragment in json_fragments(body):
                 if fragment.error:
                     if _NAME_KEY.search(fragment.text):
-                        raise _broken(fragment.text, fragment.start, fragment.error)
+                        raise _broken(fragment.text, fence.start + fragment.start,
+                                      fragment.error)
                     continue
-                calls.extend(calls_from_value(fragment.value, toolset))
+                calls.extend(fragment_calls(body, fragment, toolset, anchored=False,
+                                            offset=fence.start))
+                check_calls(len(calls))
         return calls
 
 
@@ -182,21 +198,23 @@ class Native(Protocol):
                  for i, c in enumerate(calls)]
         return json.dumps({"tool_calls": items}, ensure_ascii=False)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The calls of ``tool_calls`` JSON in ``text``."""
-        text, _ = strip_think(text)
-        calls: list[ToolCall] = []
+        if not contains(text, "tool_calls") and '"function"' not in text:
+            return []
+        calls: list[ParsedCall] = []
         for fragment in json_fragments(text):
             if fragment.error:
                 if "tool_calls" in fragment.text or '"function"' in fragment.text:
                     raise _broken(fragment.text, fragment.start, fragment.error)
                 continue
             value = fragment.value
-            if isinstance(value, dict) and isinstance(value.get("tool_calls"), list):
-                calls.extend(calls_from_value(value, toolset))
-            elif isinstance(value, list) and value and all(
-                    isinstance(v, dict) and isinstance(v.get("function"), dict) for v in value):
-                calls.extend(calls_from_value(value, toolset))
+            if (isinstance(value, dict) and isinstance(value.get("tool_calls"), list)) or (
+                    isinstance(value, list) and value and all(
+                        isinstance(v, dict) and isinstance(v.get("function"), dict)
+                        for v in value)):
+                calls.extend(fragment_calls(text, fragment, toolset, anchored=False))
+                check_calls(len(calls))
         return calls
 
 
@@ -242,21 +260,23 @@ class SlotFillCall(Protocol):
         return json.dumps(payload[0] if len(payload) == 1 else payload, ensure_ascii=False,
                           indent=2)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The filled skeletons of ``text``."""
-        text, _ = strip_think(text)
-        calls: list[ToolCall] = []
+        if not contains(text, "name"):
+            return []
+        calls: list[ParsedCall] = []
         for fragment in json_fragments(text):
             if fragment.error:
                 if _NAME_KEY.search(fragment.text):
                     raise _broken(fragment.text, fragment.start, fragment.error)
                 continue
-            for call in calls_from_value(fragment.value, toolset):
+            for call in fragment_calls(text, fragment, toolset, anchored=False):
                 slot = _unfilled(dict(call.arguments))
                 if slot is not None:
                     raise ParseError(f"{call.name}: the slot {slot} still holds its "
                                      "placeholder")
                 calls.append(call)
+            check_calls(len(calls))
         return calls
 
 
@@ -289,28 +309,26 @@ class TwoStepCall(Protocol):
         return "\n\n".join(f"{c.name}\n{json.dumps(dict(c.arguments), ensure_ascii=False)}"
                            for c in calls)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The name-then-arguments pairs of ``text``."""
-        text, _ = strip_think(text)
-        heads = list(_NAME_LINE.finditer(text))
-        if not heads:
+        if "{" not in text or "\n" not in text:
             return []
-        brackets = match_brackets(text, "{[")
-        calls: list[ToolCall] = []
+        calls: list[ParsedCall] = []
         done = 0
-        for m in heads:
+        for m in _NAME_LINE.finditer(text):
             if m.start() < done:
                 continue
-            close = brackets.pairs.get(m.end())
-            if close is None:
+            end = value_end(text, m.end())
+            if end is None:
                 raise ParseError(f"the arguments of {m.group(1)!r} never close")
             try:
-                arguments = loads_loose(text[m.end():close + 1])
+                arguments = loads_loose(text[m.end():end])
             except ParseError as exc:
                 raise ParseError(f"the arguments of {m.group(1)!r} do not read: {exc}"
                                  ) from None
             if not isinstance(arguments, dict):
                 raise ParseError(f"the arguments of {m.group(1)!r} are not an object")
-            calls.append(ToolCall(m.group(1), arguments))
-            done = close + 1
+            calls.append(ParsedCall(m.group(1), arguments, (m.start(1), end)))
+            check_calls(len(calls))
+            done = end
         return calls

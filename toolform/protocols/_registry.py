@@ -12,13 +12,17 @@ from typing import Callable, ClassVar, Sequence
 from .._registry import Registry, snake_case
 from ..errors import RegistryError, UnknownProtocolError
 from ..ir import ToolCall, Toolset
+from ._calls import ParsedCall
+from ._text import strip_think
+
+__all__ = ["PROTOCOLS", "Protocol", "ProtocolSpec", "get_protocol", "protocol_ids", "register_protocol"]
 
 
 class Protocol:
     """Base class of every answer protocol.
 
     Subclasses set ``instruction`` (the sentence the prompt gives the model) and implement
-    ``write`` and ``parse``. ``parse(write(calls)) == calls`` must hold for what the protocol can
+    ``write`` and ``read``. ``parse(write(calls)) == calls`` must hold for what the protocol can
     carry (see ``ProtocolSpec.cannot_carry``).
     """
 
@@ -28,13 +32,33 @@ class Protocol:
         """Text in this protocol that carries ``calls`` (an empty list writes an abstention)."""
         raise NotImplementedError
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
-        """The calls in ``text`` as written (names not yet resolved, values as the text gives them).
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
+        """The calls in ``text`` as written, each with the span it was read from.
 
-        Returns an empty list when the text holds no call in this protocol. Raises
-        ``ParseError`` when the protocol's markers are there but broken. Must never run code.
+        ``text`` has had its reasoning removed already (``parse_reply`` does it once for every
+        parser). Names are not resolved; values are as the text gives them (typed from the
+        schema for text-valued protocols). Returns an empty list when the text holds no call
+        in this protocol. Raises ``ParseError`` when the protocol's markers are there but
+        broken, with a message saying what is broken. Must never run code, and must stay
+        linear in the length of the text.
+
+        A protocol written against the older API, with ``parse`` only, is read through its
+        ``parse``, each call spanning the whole text.
         """
+        if type(self).parse is not Protocol.parse:
+            return [ParsedCall(c.name, c.arguments, (0, len(text)))
+                    for c in self.parse(text, toolset)]
         raise NotImplementedError
+
+    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+        """The calls in ``text`` (reasoning removed first), without their provenance.
+
+        Raises
+        ------
+        ParseError
+            As for :meth:`read`.
+        """
+        return [found.call for found in self.read(strip_think(text)[0], toolset)]
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 TOML, pipes, CSV, Markdown tables and ReAct.
 
 Text-valued protocols write a value bare unless a reader could not get it back, in which case
-it is a JSON string (:func:`~toolform.protocols._common.quote_if_needed`), and read values
-typed from the tool's schema (:func:`~toolform.protocols._common.unquote_value`). YAML goes
+it is a JSON string (:func:`~toolform.protocols._values.quote_if_needed`), and read values
+typed from the tool's schema (:func:`~toolform.protocols._values.unquote_value`). YAML goes
 through PyYAML's safe loader with aliases refused (no alias bomb can expand) and dates kept as
 text; TOML through ``tomllib``.
 """
@@ -11,6 +11,7 @@ text; TOML through ``tomllib``.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
@@ -21,11 +22,17 @@ import yaml
 
 from ..errors import ParseError
 from ..ir import ToolCall, ToolIR, Toolset, TypeIR
-from ._common import (MAX_DEPTH, check_depth, code_fences, coerce_value, find_tool,
-                      intent_calls, json_text, loads_loose, match_brackets, quote_if_needed,
-                      strip_think, text_of, to_json_value, tool_finder, unquote_value)
+from ._brackets import value_end
+from ._calls import ParsedCall
 from ._json import ABSTENTION, calls_from_value
+from ._limits import (MAX_ARGUMENTS, MAX_DEPTH, MAX_DOCUMENT_CHARS, Budget, check_arguments,
+                      check_calls)
+from ._loose_json import check_depth, json_text, loads_loose, to_json_value
+from ._names import find_tool, mentions_a_tool, tool_finder
+from ._prose import intent_calls
 from ._registry import Protocol, register_protocol
+from ._text import contains, fences, lowered
+from ._values import coerce_value, quote_if_needed, text_of, typed_text, unquote_value
 
 __all__ = ["CsvCall", "KeyValueCall", "NlIntentStructured", "PipeCall", "React",
            "TableCall", "TomlCall", "YamlCall"]
@@ -36,12 +43,12 @@ def _type_of(tool: ToolIR | None, key: str) -> TypeIR | None:
     return param.type if param is not None else None
 
 
-_QUOTED_OR_PLAIN = r'"(?:[^"\\\n]|\\.)*"|\\.|[^"\\{sep}\n]+|"|\\'
+_QUOTED_OR_PLAIN = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|\\.|[^"\\{sep}\n]++|"|\\'
 
 
 def _split(line: str, sep: str) -> list[str]:
     """``line`` split at ``sep`` outside JSON-quoted strings (a stray quote is plain text)."""
-    token = re.compile(_QUOTED_OR_PLAIN.format(sep=re.escape(sep)) + "|" + re.escape(sep))
+    token = _splitter(sep)
     cells, current = [], []
     for tok in token.findall(line):
         if tok == sep:
@@ -53,14 +60,46 @@ def _split(line: str, sep: str) -> list[str]:
     return cells
 
 
+@functools.lru_cache(maxsize=8)
+def _splitter(sep: str) -> re.Pattern[str]:
+    return re.compile(_QUOTED_OR_PLAIN.format(sep=re.escape(sep)) + "|" + re.escape(sep))
+
+
 #: Characters that make a pipe or table cell value a JSON string (a backslash too, since
 #: ``\\|`` is read as an escaped bar).
 _CELL_UNSAFE = '|"\\'
 
 
-def _blocks(text: str, langs: set[str]) -> list[str]:
-    fences = [body for lang, body in code_fences(text) if lang in langs]
-    return fences or [text]
+def _blocks(text: str, langs: set[str]) -> list[tuple[int, str]]:
+    """``(offset, body)`` of each fenced block of ``text`` in one of ``langs``, or of the
+    whole text when none."""
+    found = [(f.start, text[f.start:f.end]) for f in fences(text) if f.lang in langs] \
+        if contains(text, "```") or contains(text, "~~~") else []
+    return found or [(0, text)]
+
+
+#: Most brackets a document may open in a row (a seed inside thousands of "[" took PyYAML
+#: seconds on 4 KB: tests/benchmarks/fuzz_long.py, seed 0, example 8611).
+_MAX_FLOW_RUN = 64
+_DEEP_FLOW = re.compile(r"[\[{](?:[ \t\r\n]*+[\[{]){%d}" % _MAX_FLOW_RUN)
+
+
+def _document(block: str, kind: str) -> str:
+    """``block``, refused when longer than ``MAX_DOCUMENT_CHARS`` (its parser is pure Python
+    and would take seconds on a long one) or when it opens more than 64 brackets in a row.
+
+    Raises
+    ------
+    ParseError
+        For a longer or too deeply bracketed block.
+    """
+    if len(block) > MAX_DOCUMENT_CHARS:
+        raise ParseError(f"a {kind} document of {len(block):,} characters is over the "
+                         f"{MAX_DOCUMENT_CHARS:,} this reader reads")
+    if _DEEP_FLOW.search(block):  # PyYAML's scanner is quadratic in the flow nesting depth
+        raise ParseError(f"a {kind} document opens more than {_MAX_FLOW_RUN} brackets in a "
+                         "row; not read")
+    return block
 
 
 # -- constrained prose -------------------------------------------------------------------------
@@ -97,23 +136,31 @@ class NlIntentStructured(Protocol):
             lines.append(f"Use {call.name} with {parts}." if parts else f"Use {call.name}.")
         return "\n".join(lines)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The ``Use`` lines of ``text`` as calls."""
-        text, _ = strip_think(text)
-        return [_union_json(c, toolset) for m in _USE_LINE.finditer(text)
-                for c in intent_calls(m.group(1), toolset)]
+        if not contains(text, "Use"):
+            return []
+        calls: list[ParsedCall] = []
+        budget = Budget("Use lines")
+        for m in _USE_LINE.finditer(text):
+            budget.step()
+            for c in intent_calls(m.group(1), toolset):
+                calls.append(_union_json(c, toolset, m.start(1)))
+            check_calls(len(calls))
+        return calls
 
 
-def _union_json(call: ToolCall, toolset: Toolset) -> ToolCall:
+def _union_json(call: ParsedCall, toolset: Toolset, offset: int) -> ParsedCall:
     """Read JSON text left as a string for a union parameter with an object or array option
-    (see :func:`~toolform.protocols._common.coerce_value`)."""
+    (see :func:`~toolform.protocols._values.coerce_value`); the span plus ``offset``."""
     tool = find_tool(call.name, toolset)
     fixed = {}
     for key, value in call.arguments.items():
         t = _type_of(tool, key)
         fixed[key] = (coerce_value(value, t) if isinstance(value, str) and t is not None
                       and t.kind == "union" else value)
-    return ToolCall(call.name, fixed)
+    return ParsedCall(call.name, fixed, (call.span[0] + offset, call.span[1] + offset),
+                      call.repairs)
 
 
 # -- key-value lines ---------------------------------------------------------------------------
@@ -150,22 +197,38 @@ class KeyValueCall(Protocol):
             f"{k}: {quote_if_needed(text_of(v))}" for k, v in c.arguments.items()])
             for c in calls)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The ``TOOL:`` blocks of ``text``."""
-        text, _ = strip_think(text)
-        calls = []
+        if not contains(lowered(text), "tool"):
+            return []
+        calls: list[ParsedCall] = []
         find = tool_finder(toolset)
         for m in _TOOL_LINE.finditer(text):
             name = m.group(1)
             tool = find(name)
             arguments: dict[str, Any] = {}
-            for line in text[m.end():].lstrip("\r\n").split("\n"):
+            repairs: list[str] = []
+            pos = m.end()
+            while pos < len(text) and text[pos] in "\r\n":
+                pos += 1
+            end = m.end()
+            lines = 0
+            while pos <= len(text):  # the argument lines, read one at a time
+                lines += 1
+                check_arguments(lines, name)  # a key given again still costs a line
+                line_end = text.find("\n", pos)
+                line_end = len(text) if line_end < 0 else line_end
+                line = text[pos:line_end]
                 kv = _KV_LINE.match(line)
                 if not line.strip() or kv is None or _TOOL_LINE.match(line):
                     break
                 key = kv.group(1).strip("`* ")
-                arguments[key] = unquote_value(kv.group(2), _type_of(tool, key))
-            calls.append(ToolCall(name, arguments))
+                arguments[key] = unquote_value(kv.group(2), _type_of(tool, key), key, repairs)
+                check_arguments(len(arguments), name)
+                end, pos = line_end, line_end + 1
+            calls.append(ParsedCall(name, arguments, (m.start(), max(end, m.end())),
+                                    tuple(repairs)))
+            check_calls(len(calls))
         return calls
 
 
@@ -187,6 +250,7 @@ _YAML_NAME = re.compile(r"^[ \t-]*name[ \t]*:", re.M)
 
 
 def _yaml_documents(block: str) -> list[Any]:
+    _document(block, "YAML")
     try:
         docs = list(yaml.load_all(block, Loader=_SafeNoAliasLoader))  # noqa: S506 - safe loader
         return [to_json_value(d) for d in docs]
@@ -194,8 +258,8 @@ def _yaml_documents(block: str) -> list[Any]:
         raise
     except yaml.YAMLError as exc:
         raise ParseError(f"YAML does not read: {str(exc)[:200]}") from None
-    except (RecursionError, ValueError, TypeError) as exc:
-        raise ParseError(f"YAML does not read: {type(exc).__name__}") from None
+    except (RecursionError, ValueError, TypeError) as exc:  # e.g. an integer Python cannot read
+        raise ParseError(f"YAML does not read: {type(exc).__name__}: {str(exc)[:200]}") from None
 
 
 @register_protocol(
@@ -228,22 +292,33 @@ class YamlCall(Protocol):
             text = yaml.safe_dump(value, allow_unicode=False, sort_keys=False, width=10**6)
         return text
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
-        """The YAML calls of ``text``."""
-        text, _ = strip_think(text)
-        fences = [body for lang, body in code_fences(text) if lang in _YAML_LANGS]
-        if fences:
-            return [c for b in fences for d in _yaml_documents(b)
-                    for c in calls_from_value(d, toolset)]
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
+        """The YAML calls of ``text``, each spanning its YAML block."""
+        if not contains(text, "name"):
+            return []
+        blocks = [(f.start, f.end) for f in fences(text) if f.lang in _YAML_LANGS] \
+            if contains(text, "```") or contains(text, "~~~") else []
+        if blocks:
+            return _checked([ParsedCall(c.name, c.arguments, (start, end))
+                             for start, end in blocks
+                             for d in _yaml_documents(text[start:end])
+                             for c in calls_from_value(d, toolset)])
         first = _YAML_NAME.search(text)
         if first is None:
             return []
+        start = 0
         try:
             docs = _yaml_documents(text)
         except ParseError:
             start = text.rfind("\n", 0, first.start()) + 1
             docs = _yaml_documents(text[start:])
-        return [c for d in docs for c in calls_from_value(d, toolset)]
+        return _checked([ParsedCall(c.name, c.arguments, (start, len(text))) for d in docs
+                         for c in calls_from_value(d, toolset)])
+
+
+def _checked(calls: list[ParsedCall]) -> list[ParsedCall]:
+    check_calls(len(calls))
+    return calls
 
 
 # -- TOML --------------------------------------------------------------------------------------
@@ -273,9 +348,12 @@ def _toml_value(value: Any) -> str:
 
 
 def _toml_load(block: str) -> dict[str, Any]:
+    _document(block, "TOML")
     try:
         data = tomllib.loads(block)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise ParseError(f"TOML does not read: {str(exc)[:200]}") from None
+    except ValueError as exc:  # an integer past Python's digit limit
         raise ParseError(f"TOML does not read: {str(exc)[:200]}") from None
     try:
         check_depth(data)
@@ -319,32 +397,42 @@ class TomlCall(Protocol):
             blocks.append("\n".join(lines))
         return "\n\n".join(blocks)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
-        """The ``[[call]]`` tables of ``text``."""
-        text, _ = strip_think(text)
-        fences = [body for lang, body in code_fences(text) if lang == "toml"]
-        if not fences:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
+        """The ``[[call]]`` tables of ``text``, each call spanning its TOML block."""
+        if not contains(text, "call") or "[" not in text:
+            return []
+        blocks = [(f.start, f.end) for f in fences(text) if f.lang == "toml"] \
+            if contains(text, "```") or contains(text, "~~~") else []
+        if not blocks:
             m = _TOML_START.search(text)
             if m is None:
                 return []
-            lines = []
-            for line in text[m.start():].split("\n"):
+            pos = end = m.start()
+            budget = Budget("TOML lines")
+            while pos <= len(text):  # the TOML lines from the first header, one at a time
+                budget.step()
+                line_end = text.find("\n", pos)
+                line_end = len(text) if line_end < 0 else line_end
+                line = text[pos:line_end]
                 if not _TOML_LINE.match(line) and not line.startswith(("  ", "\t")):
                     break
-                lines.append(line)
-            fences = ["\n".join(lines)]
-        calls: list[ToolCall] = []
-        for block in fences:
-            data = _toml_load(block)
+                end, pos = line_end, line_end + 1
+                if end - m.start() > MAX_DOCUMENT_CHARS:
+                    break  # refused by _toml_load below
+            blocks = [(m.start(), end)]
+        calls: list[ParsedCall] = []
+        for start, end in blocks:
+            data = _toml_load(text[start:end])
             for key in ("call", "calls", "tool_call"):
                 if key in data:
-                    calls.extend(calls_from_value(data[key], toolset, anchored=True))
-        return calls
+                    calls.extend(ParsedCall(c.name, c.arguments, (start, end)) for c in
+                                 calls_from_value(data[key], toolset, anchored=True))
+        return _checked(calls)
 
 
 # -- pipes -------------------------------------------------------------------------------------
 # a line may sit in backticks: the closing one is removed only when the line opened with one
-_PIPE_LINE = re.compile(r"^[ \t]*(`)?([^\s|=`]+)[ \t]*\|(.*?)(?(1)`)[ \t]*$", re.M)
+_PIPE_LINE = re.compile(r"^[ \t]*(`)?([^\s|=`]++)[ \t]*+\|(.*)(?(1)`)[ \t]*$", re.M)
 
 
 @register_protocol(
@@ -372,14 +460,20 @@ class PipeCall(Protocol):
                                               for k, v in c.arguments.items()])
                          + ("" if c.arguments else "|") for c in calls)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The pipe lines of ``text``."""
-        text, _ = strip_think(text)
-        calls = []
+        if "|" not in text or ("=" not in text and not mentions_a_tool(lowered(text), tuple(toolset.names))):
+            return []  # no argument cells, so only a tool's name could start a call
+        calls: list[ParsedCall] = []
         find = tool_finder(toolset)
+        budget = Budget("lines with a bar")
         for m in _PIPE_LINE.finditer(text):
+            budget.step()
             name = m.group(2)
             tool = find(name)
+            if m.group(3).count("|") > 2 * MAX_ARGUMENTS:
+                raise ParseError(f"the line of {name[:60]!r} holds more than {MAX_ARGUMENTS:,} "
+                                 "arguments; not read")
             cells = [c for c in _split(m.group(3), "|") if c.strip()]
             if not all("=" in c for c in cells):
                 if tool is not None and name in toolset:
@@ -388,11 +482,14 @@ class PipeCall(Protocol):
             if tool is None and not cells:
                 continue
             arguments: dict[str, Any] = {}
+            repairs: list[str] = []
             for cell in cells:
                 key, _, value = cell.partition("=")
                 key = key.strip()
-                arguments[key] = unquote_value(value, _type_of(tool, key))
-            calls.append(ToolCall(name, arguments))
+                arguments[key] = unquote_value(value, _type_of(tool, key), key, repairs)
+                check_arguments(len(arguments), name)
+            calls.append(ParsedCall(name, arguments, (m.start(2), m.end()), tuple(repairs)))
+            check_calls(len(calls))
         return calls
 
 
@@ -445,38 +542,54 @@ class CsvCall(Protocol):
             rows.append(",".join([_csv_field(call.name)] + fields))
         return "\n".join(rows)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
-        """The CSV rows of ``text`` that name a tool."""
-        text, _ = strip_think(text)
-        calls = []
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
+        """The CSV rows of ``text`` that name a tool, each spanning its row."""
+        if not toolset.names or not mentions_a_tool(lowered(text), tuple(toolset.names)):
+            return []
+        calls: list[ParsedCall] = []
         find = tool_finder(toolset)
-        for block in _blocks(text, _CSV_LANGS):
+        budget = Budget("CSV rows")
+        for offset, block in _blocks(text, _CSV_LANGS):
+            source = io.StringIO(block, newline="")
             try:
-                rows = list(csv.reader(io.StringIO(block, newline=""), skipinitialspace=True))
+                reader = csv.reader(source, skipinitialspace=True)
+                start = 0
+                for row in reader:
+                    end = source.tell()
+                    row_start, start = start, end
+                    if not row:
+                        continue
+                    budget.step()
+                    tool = find(row[0].strip())
+                    if tool is None:
+                        continue
+                    values = row[1:]
+                    while values and values[-1] == "":
+                        values.pop()
+                    if len(values) > len(tool.params):
+                        raise ParseError(f"{row[0].strip()}: {len(values)} values for "
+                                         f"{len(tool.params)} parameters")
+                    repairs: list[str] = []
+                    arguments = {p.name: typed_text(v, p.type, p.name, repairs)
+                                 for p, v in zip(tool.params, values) if v != ""}
+                    calls.append(ParsedCall(row[0].strip(), arguments,
+                                            (offset + row_start, offset + end), tuple(repairs)))
+                    check_calls(len(calls))
             except csv.Error as exc:
                 raise ParseError(f"CSV does not read: {exc}") from None
-            for row in rows:
-                if not row:
-                    continue
-                tool = find(row[0].strip())
-                if tool is None:
-                    continue
-                values = row[1:]
-                while values and values[-1] == "":
-                    values.pop()
-                if len(values) > len(tool.params):
-                    raise ParseError(f"{row[0].strip()}: {len(values)} values for "
-                                     f"{len(tool.params)} parameters")
-                arguments = {p.name: coerce_value(v, p.type)
-                             for p, v in zip(tool.params, values) if v != ""}
-                calls.append(ToolCall(row[0].strip(), arguments))
+            if calls and block.count('"') % 2 and calls[-1].span[1] >= offset + len(block):
+                raise ParseError(f"the CSV row of {calls[-1].name!r} ends inside a quoted field: "
+                                 "the call is cut short")
         return calls
 
 
 # -- Markdown table ----------------------------------------------------------------------------
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
+#: Most bars a row of three cells is split at (escaped or quoted bars in a value included).
+_MAX_ROW_BARS = 64
 _RULE_CELL = re.compile(r"[ \t]*:?-{3,}:?[ \t]*")
 _HEADER = re.compile(r"tool|function|call|name|tool_name", re.I)
+_HEADER_WORDS = ("tool", "function", "call", "name")
 
 
 def _cells(line: str) -> list[str]:
@@ -486,10 +599,10 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in _split(body, "|")]
 
 
-def _cell_value(cell: str, t: TypeIR | None) -> Any:
+def _cell_value(cell: str, t: TypeIR | None, key: str, repairs: list[str]) -> Any:
     if not cell.startswith('"'):
         cell = cell.replace("\\|", "|")
-    return unquote_value(cell, t)
+    return unquote_value(cell, t, key, repairs)
 
 
 @register_protocol(
@@ -524,12 +637,20 @@ class TableCall(Protocol):
             tables.append("\n".join(rows))
         return "\n\n".join(tables)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
-        """The calls of the three-column tables of ``text``."""
-        text, _ = strip_think(text)
-        found: list[tuple[str, dict[str, Any]]] = []
-        rows = list(_TABLE_ROW.finditer(text))
-        current: tuple[str, dict[str, Any]] | None = None
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
+        """The calls of the three-column tables of ``text``, each spanning its rows."""
+        if "|" not in text:
+            return []
+        low = lowered(text)  # a row names a tool, or sits in a table headed "tool | ..."
+        if not mentions_a_tool(low, tuple(toolset.names)) and not any(w in low for w in _HEADER_WORDS):
+            return []
+        found: list[tuple[str, dict[str, Any], list[int], list[str]]] = []
+        budget = Budget("table rows")
+        rows = []
+        for m in _TABLE_ROW.finditer(text):
+            budget.step()
+            rows.append(m)
+        current: tuple[str, dict[str, Any], list[int], list[str]] | None = None
         headed = False
         previous_end = -2
         find = tool_finder(toolset)
@@ -537,6 +658,8 @@ class TableCall(Protocol):
             if text[previous_end + 1:m.start()].strip():
                 current, headed = None, False  # something else between: a new table
             previous_end = m.end()
+            if m.group().count("|") > _MAX_ROW_BARS:  # no three-cell row: not split
+                continue
             cells = _cells(m.group())
             if len(cells) != 3 or all(_RULE_CELL.fullmatch(c) for c in cells):
                 continue
@@ -552,11 +675,15 @@ class TableCall(Protocol):
                 continue
             key = key.strip("`*")
             if current is None or current[0] != name or key in current[1]:
-                current = (name, {})
+                current = (name, {}, [m.start(), m.end()], [])
                 found.append(current)
+                check_calls(len(found))
+            current[2][1] = m.end()
             if key:
-                current[1][key] = _cell_value(value, _type_of(tool, key))
-        return [ToolCall(name, arguments) for name, arguments in found]
+                current[1][key] = _cell_value(value, _type_of(tool, key), key, current[3])
+                check_arguments(len(current[1]), name)
+        return [ParsedCall(name, arguments, (span[0], span[1]), tuple(repairs))
+                for name, arguments, span, repairs in found]
 
 
 # -- ReAct -------------------------------------------------------------------------------------
@@ -591,41 +718,45 @@ class React(Protocol):
         return "\n".join(f"Thought: I should call {c.name}.\nAction: {c.name}\nAction Input: "
                          f"{json.dumps(dict(c.arguments), ensure_ascii=False)}" for c in calls)
 
-    def parse(self, text: str, toolset: Toolset) -> list[ToolCall]:
+    def read(self, text: str, toolset: Toolset) -> list[ParsedCall]:
         """The Action blocks of ``text`` before the first Observation."""
-        text, _ = strip_think(text)
+        if not contains(lowered(text), "action"):
+            return []
         first = _ACTION.search(text)
         if first is None:
             return []
         stop = _OBSERVATION.search(text, first.end())
         text = text[:stop.start()] if stop is not None else text
-        brackets = None
-        calls = []
+        calls: list[ParsedCall] = []
         for m in _ACTION.finditer(text):
+            check_calls(len(calls) + 1)
             name = m.group(1)
             inp = _INPUT.match(text, m.end())
             if inp is None:
-                calls.append(ToolCall(name, {}))
+                calls.append(ParsedCall(name, {}, m.span()))
                 continue
             pos = inp.end()
             if text.startswith("{", pos):
-                brackets = brackets or match_brackets(text, "{[")
-                close = brackets.pairs.get(pos)
-                if close is None:
+                end = value_end(text, pos)
+                if end is None:
                     raise ParseError(f"the Action Input of {name!r} never closes")
-                arguments = loads_loose(text[pos:close + 1])
+                arguments = loads_loose(text[pos:end])
                 if not isinstance(arguments, dict):
                     raise ParseError(f"the Action Input of {name!r} is not an object")
-                calls.append(ToolCall(name, arguments))
+                calls.append(ParsedCall(name, arguments, (m.start(), end)))
                 continue
             line_end = text.find("\n", pos)
-            raw = text[pos:line_end if line_end >= 0 else len(text)].strip()
+            line_end = line_end if line_end >= 0 else len(text)
+            raw = text[pos:line_end].strip()
             tool = find_tool(name, toolset)
             if not raw:
-                calls.append(ToolCall(name, {}))
+                calls.append(ParsedCall(name, {}, (m.start(), line_end)))
             elif tool is not None and len(tool.params) == 1:
                 p = tool.params[0]
-                calls.append(ToolCall(name, {p.name: unquote_value(raw, p.type)}))
+                repairs: list[str] = []
+                calls.append(ParsedCall(name, {p.name: unquote_value(raw, p.type, p.name,
+                                                                     repairs)},
+                                        (m.start(), line_end), tuple(repairs)))
             else:
                 raise ParseError(f"the Action Input of {name!r} is not a JSON object")
         return calls

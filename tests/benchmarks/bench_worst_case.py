@@ -1,0 +1,140 @@
+"""Benchmark: the worst-case parse CPU per protocol on adversarial replies (issue 14, point 6).
+
+Every reply of ``tests/benchmarks/adversarial.py`` at 1,000,000 characters (the largest reply
+``parse_reply`` reads, ``MAX_REPLY_CHARS``) is parsed under every registered protocol, with
+``lenient_fallback`` off and on; the time is this process's CPU time (``time.process_time``),
+so other work on the shared machine does not inflate it. A reply taking more than
+:data:`LIMIT_S` fails the benchmark. Two ratios, measured in the same run, make the figures
+comparable across machines: each protocol's worst time over the *baseline*, the CPU of one
+pass of a non-backtracking tokenising regular expression over the same reply
+(:func:`baseline`), and the *growth*: the slowest pairs (reply, protocol) timed again at a
+quarter of the size, where linear work gives a ratio near 4 and quadratic work 16 (a pair
+growing by more than :data:`GROWTH_LIMIT` fails). The worst reply per protocol and the worst
+parser (the protocol parser's own ``read`` on the reasoning-free text) per input are printed
+(``pytest -s``) and go to ``benchmark.extra_info``.
+
+Run it alone, with ``nice``::
+
+    nice -n 19 python -m pytest tests/benchmarks/bench_worst_case.py -s
+
+``TOOLFORM_WORST_SIZE`` overrides the size (characters) for a quicker look.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from toolform.protocols import get_protocol, parse_reply, protocol_ids
+
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
+from adversarial import adversarial_replies  # noqa: E402
+from test_protocols import TOOLS  # noqa: E402
+
+SIZE = int(os.environ.get("TOOLFORM_WORST_SIZE", "1000000"))
+#: The issue's bound: no reply of up to 1 MB costs more than this many CPU seconds.
+LIMIT_S = 0.1
+#: Most a pair (reply, protocol) may grow from a quarter of the size to the full size.
+GROWTH_LIMIT = 8.0
+#: Pairs timed again at a quarter of the size (the slowest ones, above 5 ms).
+GROWTH_PAIRS = 12
+_TOKENS = re.compile(r"\w+|[^\w\s]")
+
+#: A reply still running after this many CPU seconds is stopped and counted at this value.
+STOP_S = 20.0
+
+
+class _Stopped(Exception):
+    pass
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise _Stopped
+
+
+def _cpu(fn: Any, *args: Any, **kwargs: Any) -> float:
+    """CPU seconds ``fn`` takes (at most :data:`STOP_S`)."""
+    signal.setitimer(signal.ITIMER_PROF, STOP_S)
+    start = time.process_time()
+    try:
+        fn(*args, **kwargs)
+    except _Stopped:
+        return STOP_S
+    except Exception:  # noqa: BLE001 - a parser may raise ParseError here; only time matters
+        pass
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    return time.process_time() - start
+
+
+def baseline(reply: str) -> float:
+    """CPU seconds of one tokenising pass over ``reply`` (words and single punctuation marks,
+    a regular expression that cannot backtrack): the unit of the benchmark's ratios."""
+    return min(_cpu(_TOKENS.findall, reply) for _ in range(3))
+
+
+def measure(size: int = SIZE) -> dict[str, Any]:
+    """Worst CPU seconds per protocol (``parse_reply``) and per input (slowest parser), each
+    protocol's worst ratio to the baseline, and the growth of the slowest pairs."""
+    signal.signal(signal.SIGPROF, _stop)
+    worst: dict[str, tuple[float, str]] = {}
+    ratio: dict[str, float] = {}
+    parsers: dict[str, tuple[float, str]] = {}
+    over: list[tuple[str, str, bool, float]] = []
+    pairs: list[tuple[float, str, str, bool]] = []
+    for kind, name, reply in adversarial_replies(size):
+        unit = max(baseline(reply), 1e-6)
+        for pid in protocol_ids():
+            for fallback in (False, True):
+                spent = _cpu(parse_reply, reply, TOOLS, pid, lenient_fallback=fallback)
+                pairs.append((spent, name, pid, fallback))
+                ratio[pid] = max(ratio.get(pid, 0.0), spent / unit)
+                if spent > worst.get(pid, (-1.0, ""))[0]:
+                    worst[pid] = (spent, name)
+                if spent > LIMIT_S:
+                    over.append((name, pid, fallback, spent))
+        for pid in protocol_ids():
+            spent = _cpu(get_protocol(pid).protocol.read, reply, TOOLS)
+            if spent > parsers.get(name, (-1.0, ""))[0]:
+                parsers[name] = (spent, pid)
+    quarter = {name: reply for _, name, reply in adversarial_replies(size // 4)}
+    growth = {}
+    for spent, name, pid, fallback in sorted(pairs, reverse=True)[:GROWTH_PAIRS]:
+        if spent > 0.005:
+            small = min(_cpu(parse_reply, quarter[name], TOOLS, pid, lenient_fallback=fallback)
+                        for _ in range(3))
+            growth[(name, pid, fallback)] = spent / max(small, 1e-6)
+    return {"worst": worst, "ratio": ratio, "parsers": parsers, "over": over,
+            "growth": growth}
+
+
+def test_bench_worst_case_parse(benchmark):
+    result = benchmark.pedantic(measure, rounds=1, iterations=1)
+    worst, parsers, over = result["worst"], result["parsers"], result["over"]
+    ratio, growth = result["ratio"], result["growth"]
+    print(f"\nworst parse_reply CPU per protocol, {SIZE:,}-character adversarial replies "
+          "(and the worst ratio to one tokenising pass over the same reply):")
+    for pid in sorted(worst, key=lambda p: -worst[p][0]):
+        print(f"  {pid:22s} {worst[pid][0] * 1000:8.1f} ms  x{ratio[pid]:7.1f}  "
+              f"({worst[pid][1]})")
+    print("growth from a quarter of the size (linear: ~4, quadratic: ~16):")
+    for (name, pid, fallback), g in growth.items():
+        print(f"  {name:22s} {pid:22s} lenient={fallback!s:5s} x{g:.1f}")
+    print("slowest parser per input (its read alone):")
+    for name in sorted(parsers, key=lambda n: -parsers[n][0])[:15]:
+        print(f"  {name:22s} {parsers[name][0] * 1000:8.1f} ms  ({parsers[name][1]})")
+    benchmark.extra_info.update({
+        "size_chars": SIZE,
+        "worst_ms": {p: round(v * 1000, 1) for p, (v, _) in worst.items()},
+        "worst_input": {p: n for p, (_, n) in worst.items()},
+        "worst_ratio_to_baseline": {p: round(v, 1) for p, v in ratio.items()},
+        "growth_from_quarter": {f"{n}/{p}/{f}": round(g, 2) for (n, p, f), g in growth.items()},
+        "over_limit": len(over),
+    })
+    assert not over, over[:10]
+    assert all(g < GROWTH_LIMIT for g in growth.values()), growth

@@ -1,0 +1,76 @@
+"""Linear time and honest failures on hostile replies (issue 14, point 6), in CI.
+
+The full benchmark (1 MB replies, every protocol, strict and lenient, a 0.1 s bound) is
+``tests/benchmarks/bench_worst_case.py``. Here every adversarial reply of
+``tests/benchmarks/adversarial.py`` at :data:`SIZE` characters is parsed under one protocol of
+each family, and no reply may take more than :data:`BOUND_S` CPU seconds (a loose bound for a
+shared machine; a parser that backtracks or is quadratic takes seconds here). And inside
+``parse_reply`` a parser that fails says why, as a ``ParseError``: no bare ``ValueError`` or
+``OverflowError`` (``parser failed``) on a 5,000-digit integer in any protocol's own shape.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from toolform.ir import ToolCall
+from toolform.protocols import get_protocol, parse_reply, protocol_ids
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
+from adversarial import adversarial_replies  # noqa: E402
+from test_protocols import TOOLS  # noqa: E402
+
+#: Characters per adversarial reply in CI (the benchmark uses 1,000,000).
+SIZE = 50_000
+#: CPU seconds one parse may take here (the benchmark's bound is 0.1 s at 1 MB).
+BOUND_S = 0.5
+#: The protocols asked for: every one runs anyway when the asked one reads nothing.
+ASKED = ("json_object", "xml_call", "csv_call")
+
+
+@pytest.mark.parametrize("kind,name,reply", list(adversarial_replies(SIZE)),
+                         ids=[name for _, name, _ in adversarial_replies(SIZE)])
+def test_adversarial_replies_parse_in_linear_time(kind, name, reply):
+    for protocol_id in ASKED:
+        start = time.process_time()
+        parsed = parse_reply(reply, TOOLS, protocol_id, lenient_fallback=True)
+        spent = time.process_time() - start
+        assert spent < BOUND_S, (name, protocol_id, spent)
+        assert not any("parser failed" in i for i in parsed.issues), parsed.issues
+
+
+BIG = "9" * 5000
+
+
+@pytest.mark.parametrize("protocol_id", protocol_ids())
+def test_a_5000_digit_integer_is_a_parse_error_that_says_so(protocol_id):
+    """Each protocol's own shape of a call with a 5,000-digit integer argument: read as text
+    with a repair, or refused with a message naming the number; never a crash."""
+    spec = get_protocol(protocol_id)
+    for call in ([ToolCall("math.factorial", {"n": 5})],
+                 [ToolCall("get_weather", {"city": "x", "days": 5})],
+                 [ToolCall("API-post-page", {"title": "t", "properties": {"k": 5}})]):
+        reply = spec.protocol.write(call, TOOLS).replace("5", BIG)
+        for asked in (protocol_id, "json_object"):
+            parsed = parse_reply(reply, TOOLS, asked)
+            assert not any("parser failed" in i for i in parsed.issues), parsed.issues
+            for c in parsed.calls_as_written:  # never an integer Python could not print
+                for value in c.arguments.values():
+                    assert not isinstance(value, int) or abs(value) < 10 ** 4300
+            if protocol_id == asked and not parsed.parsed_strict:
+                assert any("digit" in i or "number" in i for i in parsed.issues), parsed.issues
+
+
+def test_a_call_inside_thousands_of_brackets_is_quick():
+    """``tests/benchmarks/fuzz_long.py`` (seed 0, example 8611): a 4 KB call inside 1,900
+    ``[`` took PyYAML 1.5 s CPU under the lenient parse; deep flow nesting is now refused."""
+    reply = "[" * 1900 + '{"name": "get_weather", "arguments": {"city": "Paris"}}' + "]" * 1900
+    for protocol_id in ("yaml_call", "toml_call", "key_value_call"):
+        start = time.process_time()
+        parsed = parse_reply(reply, TOOLS, protocol_id, lenient_fallback=True)
+        assert time.process_time() - start < BOUND_S, protocol_id
+        assert not any("parser failed" in i for i in parsed.issues), parsed.issues

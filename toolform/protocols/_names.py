@@ -1,0 +1,149 @@
+"""Tool names as written: which tool a name refers to (case, separators, nearest name)."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+
+from ..ir import ToolIR, Toolset
+from ._text import contains
+
+__all__ = ["NAME_RATIO", "find_tool", "holds_a_name", "mentions_a_tool", "name_pieces",
+           "names_a_tool", "resolve_name", "tool_finder"]
+
+#: Smallest ``difflib`` similarity ratio at which an unknown tool name resolves to a tool.
+NAME_RATIO = 0.85
+
+
+_SEPARATORS = re.compile(r"[-_.\s]+")
+
+
+def _sep_key(name: str) -> str:
+    return _SEPARATORS.sub("", name).casefold()
+
+
+def resolve_name(name: str, toolset: Toolset, *, nearest: bool = True
+                 ) -> tuple[str, str | None]:
+    """The tool a written name refers to, and how it was found.
+
+    Tried in order, each accepted only when exactly one tool fits: the exact name; the same
+    name ignoring case (``"case"``); the same name ignoring case and the separators ``-``,
+    ``_``, ``.`` and white space (``"separator"``); the most similar name with a ``difflib``
+    ratio of at least :data:`NAME_RATIO` (``"nearest"``, ties go to the earlier tool).
+
+    Parameters
+    ----------
+    name : str
+        The name as written.
+    toolset : Toolset
+        The tools on offer.
+    nearest : bool
+        Whether to try the nearest-name step.
+
+    Returns
+    -------
+    tuple of (str, str or None)
+        The tool's name and how it was found (``None`` for an exact name); the name as written
+        and ``None`` when nothing fits.
+    """
+    if name in toolset:
+        return name, None
+    names = toolset.names
+    folded = [n for n in names if n.casefold() == name.casefold()]
+    if len(folded) == 1:
+        return folded[0], "case"
+    key = _sep_key(name)
+    loose = [n for n in names if _sep_key(n) == key]
+    if len(loose) == 1:
+        return loose[0], "separator"
+    if nearest and names:
+        best, best_ratio = None, NAME_RATIO
+        for n in names:
+            # ratio <= 2*min/(len sum): skip lengths that cannot reach the threshold
+            if 2 * min(len(n), len(name)) < NAME_RATIO * (len(n) + len(name)):
+                continue
+            m = difflib.SequenceMatcher(None, name, n, autojunk=False)
+            if m.real_quick_ratio() < best_ratio or m.quick_ratio() < best_ratio:
+                continue
+            r = m.ratio()
+            if r > best_ratio or (best is None and r >= best_ratio):
+                best, best_ratio = n, r
+        if best is not None:
+            return best, "nearest"
+    return name, None
+
+
+def find_tool(name: str, toolset: Toolset) -> ToolIR | None:
+    """The tool ``name`` resolves to by any step of :func:`resolve_name`, or None."""
+    resolved, _ = resolve_name(name, toolset)
+    return toolset.get(resolved)
+
+
+def tool_finder(toolset: Toolset):  # noqa: ANN201 - returns a closure
+    """:func:`find_tool` remembered per name, for one reply that names many words.
+
+    Parameters
+    ----------
+    toolset : Toolset
+        The tools on offer.
+
+    Returns
+    -------
+    callable
+        ``find(name) -> ToolIR | None``.
+    """
+    memo: dict[str, ToolIR | None] = {}
+
+    def find(name: str) -> ToolIR | None:
+        if name not in memo:
+            memo[name] = find_tool(name, toolset)
+        return memo[name]
+
+    return find
+
+
+_PIECE = re.compile(r"[^\W_]+")
+
+
+@functools.lru_cache(maxsize=256)
+def name_pieces(names: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Per tool name, its lower-case pieces between separators (``get_weather`` → ``get``,
+    ``weather``)."""
+    return tuple(tuple(p.lower() for p in _PIECE.findall(n)) or (n.lower(),) for n in names)
+
+
+def _no_letters(low: str) -> bool:
+    """Whether ``low`` holds no cased letter (then it names no tool): two C passes."""
+    return low == low.upper()
+
+
+@functools.lru_cache(maxsize=8)
+def mentions_a_tool(low: str, names: tuple[str, ...]) -> bool:
+    """Whether the lower-cased text ``low`` holds some piece of a tool's name (``get`` or
+    ``weather`` for ``get_weather``): a fast test (memoised; longest pieces first, so most
+    searches skip ahead) that a reader whose calls start with a tool's name runs before
+    reading line by line. A name written up to case and separators passes, and so does a
+    misspelled one that keeps a piece intact."""
+    if _no_letters(low):
+        return False
+    pieces = sorted({p for ps in name_pieces(names) for p in ps}, key=len, reverse=True)
+    return any(contains(low, p) for p in pieces)
+
+
+@functools.lru_cache(maxsize=8)
+def names_a_tool(low: str, names: tuple[str, ...]) -> bool:
+    """Whether ``low`` holds every piece of some tool's name (so the name may be there up to
+    case and separators; memoised)."""
+    if _no_letters(low):
+        return False
+    return any(all(contains(low, p) for p in sorted(ps, key=len, reverse=True))
+               for ps in name_pieces(names))
+
+
+@functools.lru_cache(maxsize=8)
+def holds_a_name(low: str, names: tuple[str, ...]) -> bool:
+    """Whether ``low`` holds some tool's whole name, lower-cased (memoised)."""
+    if _no_letters(low):
+        return False
+    return any(contains(low, n.lower()) for n in names)
