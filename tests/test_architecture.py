@@ -20,9 +20,6 @@ CIRCLES_OWNED_BY_GUARD = [
     ["toolform.guard._clean", "toolform.guard._scan"],
     ["toolform.guard._concealment", "toolform.guard._rules"],
 ]
-#: Packages whose ``__all__`` is being rewritten on another branch this round (strict: once it
-#: passes, the entry must go).
-ALL_OWNED_ELSEWHERE = {"toolform.protocols": "replies' branch rewrites protocols/__init__.py"}
 
 
 def _modules() -> dict[str, Path]:
@@ -175,9 +172,7 @@ def test_every_package_is_checked():
             "toolform.widgets", "toolform.datasets", "toolform.evidence"} <= set(_packages())
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=ALL_OWNED_ELSEWHERE[p]))
-    if p in ALL_OWNED_ELSEWHERE else p for p in _packages()])
+@pytest.mark.parametrize("name", _packages())
 def test_all_is_a_sorted_literal_equal_to_the_public_members(name):
     listed = _literal_all(name)
     assert listed is not None, f"{name}.__all__ is not a literal list of strings"
@@ -192,17 +187,10 @@ def test_all_is_a_sorted_literal_equal_to_the_public_members(name):
         assert getattr(module, attr) is not None
 
 
-#: Folders and files whose raises other branches rewrite this round (clients, replies, runner,
-#: guard); the check covers them once those land.
-RAISES_OWNED_ELSEWHERE = ("toolform/protocols/",)
-
-
 def test_toolform_raises_errors_from_its_tree():
     bare = []
     for name, path in _modules().items():
         where = path.relative_to(ROOT).as_posix()
-        if where.startswith(RAISES_OWNED_ELSEWHERE):
-            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Raise) and node.exc is not None:
                 called = node.exc.func if isinstance(node.exc, ast.Call) else node.exc

@@ -234,7 +234,7 @@ def check_depth(value: Any) -> None:
 
 
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+    raise ParseError(f"{name} is not a JSON number")
 
 
 @dataclass(frozen=True)

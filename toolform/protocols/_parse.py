@@ -309,20 +309,20 @@ def _reply_text(reply: Any, protocol_id: str, issues: list[str]) -> tuple[str, b
 
 def _json_copy(value: Any, depth: int = 0) -> Any:
     """A fresh copy of a JSON value (parsers share memoised decodes between them), or a
-    ``ValueError`` for anything that is not one."""
+    ``ParseError`` (a ``ValueError``) for anything that is not one."""
     if depth > 200:
-        raise ValueError("nested too deep")
+        raise ParseError("nested too deep")
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ValueError(f"{value!r} is not a JSON number")
+            raise ParseError(f"{value!r} is not a JSON number")
         return value
     if isinstance(value, (list, tuple)):
         return [_json_copy(v, depth + 1) for v in value]
     if isinstance(value, Mapping) and all(isinstance(k, str) for k in value):
         return {k: _json_copy(v, depth + 1) for k, v in value.items()}
-    raise ValueError(f"a {type(value).__name__} is not a JSON value")
+    raise ParseError(f"a {type(value).__name__} is not a JSON value")
 
 
 def _checked(found: Any, label: str, issues: list[str]) -> list[ParsedCall]:
