@@ -10,8 +10,8 @@ through Start, Stop and Resume on a paced replay, and the routing lab) are check
 and so is an HTML file written by ``save_chart``.
 
 Needs Debian's Chromium at ``/usr/bin/chromium`` and the ``playwright`` package (its own browser
-download is never used); skipped with the reason when either is missing. Writes
-``docs/widgets/format_viewer_browser.png``.
+download is never used); skipped with the reason when either is missing. Writes nothing into
+the repository (``python tests/browser.py`` regenerates the screenshots in ``docs/widgets``).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def test_widget_charts_are_drawn_and_the_ab_panel_stops_and_resumes(lab):
         served.shutdown_kernels()
 
 
-def test_format_viewer_in_jupyterlab_changes_the_block_when_a_format_is_picked(lab):
+def test_format_viewer_in_jupyterlab_changes_the_block_when_a_format_is_picked(lab, tmp_path):
     served, session = lab
     page = session.page
     # the viewer's default toolset: the first request of bfcl/multiple
@@ -150,7 +150,9 @@ def test_format_viewer_in_jupyterlab_changes_the_block_when_a_format_is_picked(l
         protocol = page.locator(".widget-dropdown select").nth(1)
         assert protocol.evaluate("s => s.options[s.selectedIndex].text") == "xml_call"
         output = page.locator(".jp-OutputArea-output").first
-        output.screenshot(path=str(browser.SHOTS / "format_viewer_browser.png"))
+        shot = tmp_path / "format_viewer_browser.png"
+        output.screenshot(path=str(shot))
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     finally:
         served.shutdown_kernels()
 
