@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import subprocess
@@ -64,7 +65,10 @@ def one(executor_name: str, turns: int) -> dict[str, float | str | int]:
     if executor_name == "ray":
         import ray
 
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        if os.environ.get("RAY_ADDRESS"):  # a cluster already up (`ray start --head ...`)
+            ray.init(address=os.environ["RAY_ADDRESS"], log_to_driver=False)
+        else:
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         executor = RayExecutor({"sim": ["sim://a", "sim://b"]}, per_endpoint=CONCURRENCY // 2,
                                client_factory=simulated_model)
     else:
