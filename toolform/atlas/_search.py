@@ -216,6 +216,42 @@ def _prior_weight(adjusted: np.ndarray, cells: np.ndarray, mean: np.ndarray, pri
     return float(np.clip(s2 / tau2, 1.0, 1000.0))
 
 
+
+def _ask_survivors(state, survivors: list[int], new: list[int], ask: Ask) -> int:
+    """Ask every survivor the ``new`` requests it has not had yet; the number of turns asked."""
+    pairs = [(c, q) for c in survivors for q in new if q not in state.asked[c]]
+    if pairs:
+        cells = np.array([p[0] for p in pairs], dtype=int)
+        reqs = np.array([p[1] for p in pairs], dtype=int)
+        state.add(cells, reqs, np.asarray(ask(cells, reqs), dtype=float))
+    return len(pairs)
+
+
+def _rejoin(state, weight, readmitted: dict, survivors: list[int], eliminated: dict, tie,
+            r: int, spent: int, rounds: list) -> tuple[int, list[int]]:
+    """Put the topped-up cells back among the survivors and record that round; the turns
+    spent so far and the survivors, after."""
+    turns = sum(len(p) for p in readmitted.values())
+    spent += turns
+    survivors = survivors + list(readmitted)
+    for c in readmitted:
+        eliminated[c] = -1
+    score, _, _ = state.scores(weight)
+    ranked = _rank(score, survivors, tie)
+    rounds.append(SearchRound(r + 1, len(readmitted), max(len(p) for p in readmitted.values()),
+                              turns, spent, ranked[0], float(score[ranked[0]]), tuple(ranked)))
+    return spent, survivors
+
+def _result(state, weight, survivors: list[int], eliminated: dict, tie, rounds: list,
+            spent: int) -> SearchResult:
+    """The search's result: the survivors ranked by their final scores."""
+    score, n, _ = state.scores(weight)
+    final = tuple(_rank(score, survivors, tie))
+    return SearchResult(best=final[0], finalists=final, scores=score, n_turns=n,
+                        eliminated_in=eliminated, rounds=tuple(rounds), turns=spent,
+                        outcomes=dict(state.outcomes))
+
+
 def _top_up(state: _State, weight: float, eliminated: np.ndarray, shared: np.ndarray,
             tie: np.ndarray, left: int, ask: Ask) -> dict[int, list[int]]:
     """Give dropped cells, best-scored first, the shared requests they lack, while ``left``
@@ -351,13 +387,8 @@ def successive_halving(rows: Sequence[int], cols: Sequence[int], n_requests: int
             break
         new = order[next_request:next_request + width].tolist()
         next_request += width
-        pairs = [(c, q) for c in survivors for q in new if q not in state.asked[c]]
-        turns = len(pairs)
-        if pairs:
-            cells = np.array([p[0] for p in pairs], dtype=int)
-            reqs = np.array([p[1] for p in pairs], dtype=int)
-            state.add(cells, reqs, np.asarray(ask(cells, reqs), dtype=float))
-            spent += turns
+        turns = _ask_survivors(state, survivors, new, ask)
+        spent += turns
         asked_cells = len(survivors)
         r += 1
     # the pool ran out before the budget did: the best cells dropped so far are given every
@@ -365,22 +396,9 @@ def successive_halving(rows: Sequence[int], cols: Sequence[int], n_requests: int
     readmitted = _top_up(state, weight, eliminated, order[:next_request], tie,
                          budget_turns - spent, ask)
     if readmitted:
-        turns = sum(len(p) for p in readmitted.values())
-        spent += turns
-        survivors = survivors + list(readmitted)
-        for c in readmitted:
-            eliminated[c] = -1
-        score, _, _ = state.scores(weight)
-        ranked = _rank(score, survivors, tie)
-        rounds.append(SearchRound(r + 1, len(readmitted),
-                                  max(len(p) for p in readmitted.values()),
-                                  turns, spent, ranked[0], float(score[ranked[0]]),
-                                  tuple(ranked)))
-    score, n, _ = state.scores(weight)
-    final = tuple(_rank(score, survivors, tie))
-    return SearchResult(best=final[0], finalists=final, scores=score, n_turns=n,
-                        eliminated_in=eliminated, rounds=tuple(rounds), turns=spent,
-                        outcomes=dict(state.outcomes))
+        spent, survivors = _rejoin(state, weight, readmitted, survivors, eliminated, tie, r,
+                                   spent, rounds)
+    return _result(state, weight, survivors, eliminated, tie, rounds, spent)
 
 
 def confidence_elimination(rows: Sequence[int], cols: Sequence[int], n_requests: int,
@@ -469,30 +487,13 @@ def confidence_elimination(rows: Sequence[int], cols: Sequence[int], n_requests:
             break
         new = order[next_request:next_request + width].tolist()
         next_request += width
-        pairs = [(c, q) for c in survivors for q in new if q not in state.asked[c]]
-        turns = len(pairs)
-        if pairs:
-            cells = np.array([p[0] for p in pairs], dtype=int)
-            reqs = np.array([p[1] for p in pairs], dtype=int)
-            state.add(cells, reqs, np.asarray(ask(cells, reqs), dtype=float))
-            spent += turns
+        turns = _ask_survivors(state, survivors, new, ask)
+        spent += turns
         asked_cells = len(survivors)
         r += 1
     readmitted = _top_up(state, weight, eliminated, order[:next_request], tie,
                          budget_turns - spent, ask)
     if readmitted:
-        turns = sum(len(p) for p in readmitted.values())
-        spent += turns
-        survivors = survivors + list(readmitted)
-        for c in readmitted:
-            eliminated[c] = -1
-        score, _, _ = state.scores(weight)
-        ranked = _rank(score, survivors, tie)
-        rounds.append(SearchRound(r + 1, len(readmitted),
-                                  max(len(p) for p in readmitted.values()), turns, spent,
-                                  ranked[0], float(score[ranked[0]]), tuple(ranked)))
-    score, n, _ = state.scores(weight)
-    final = tuple(_rank(score, survivors, tie))
-    return SearchResult(best=final[0], finalists=final, scores=score, n_turns=n,
-                        eliminated_in=eliminated, rounds=tuple(rounds), turns=spent,
-                        outcomes=dict(state.outcomes))
+        spent, survivors = _rejoin(state, weight, readmitted, survivors, eliminated, tie, r,
+                                   spent, rounds)
+    return _result(state, weight, survivors, eliminated, tie, rounds, spent)
