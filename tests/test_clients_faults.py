@@ -233,7 +233,7 @@ def test_cassette_client_takes_the_policy(tmp_path, server):
 def test_ab_test_takes_timeout_retries_and_concurrency(tmp_path, server, monkeypatch):
     from typer.testing import CliRunner
 
-    import toolform.abtest
+    import toolform.experiments
     from toolform.cli import app
     seen = {}
 
@@ -241,7 +241,7 @@ def test_ab_test_takes_timeout_retries_and_concurrency(tmp_path, server, monkeyp
         seen.update(client=client.describe(), **options)
         raise RuntimeError("stop here")
 
-    monkeypatch.setattr(toolform.abtest, "ab_test", fake_ab_test)
+    monkeypatch.setattr(toolform.experiments, "ab_test", fake_ab_test)
     result = CliRunner().invoke(app, [
         "ab-test", "--base-url", server.base_url, "--model", server.model, "--n", "1",
         "--cassette", str(tmp_path / "tape.jsonl"), "--out", str(tmp_path / "out"),

@@ -8,10 +8,13 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from . import _deprecated
 from .errors import ToolFormError
 from .ir import GoldCall, ParamIR, Request, ToolCall, ToolIR, Toolset, TypeIR
 
 __version__ = "0.1.0"
+
+_deprecated.install_moved_modules()  # toolform.abtest, toolform.bfcl_arm: moved, served one release
 
 # public name -> module that defines it (imported on first attribute access)
 _LAZY = {
@@ -26,7 +29,7 @@ _LAZY = {
     "grade_possible_answers": "toolform.possible_answers",
     "load_dataset": "toolform.datasets",
     "run_cells": "toolform.runs",
-    "ab_test": "toolform.abtest",
+    "ab_test": "toolform.experiments",
     "recommend": "toolform.advisor",
     "plan_catalogue": "toolform.catalogue",
     "retrieve": "toolform.catalogue",

@@ -1,23 +1,30 @@
-"""Old import paths kept one release: a module's ``__getattr__`` that warns and forwards.
+"""Old import paths kept one release: names and whole modules that moved, served with a warning.
 
-A name that moved is removed from its old module and listed here by that module::
+A name that moved out of a module that still exists is listed by that module::
 
     __getattr__ = moved_names(__name__, {"GRADINGS": "toolform.grading.GRADINGS"})
 
-``from toolform.bfcl_arm import GRADINGS`` then still works, with a ``DeprecationWarning``
-naming the new home.
+A module that moved away altogether (its file is gone, so version control follows the rename)
+is listed in :data:`MOVED_MODULES`; ``import toolform`` installs a finder that serves it as a
+module whose every name forwards to its new home. ``from toolform.abtest import ab_test`` then
+still works, with a ``DeprecationWarning`` naming the new path, and gives the very same object.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
 import warnings
 from typing import Any, Callable, Mapping
 
-__all__ = ["moved_names"]
+__all__ = ["MOVED_MODULES", "install_moved_modules", "moved_names"]
 
 
-def moved_names(module: str, moves: Mapping[str, str]) -> Callable[[str], Any]:
+def moved_names(module: str, moves: Mapping[str, str], *,
+                stacklevel: int = 2) -> Callable[[str], Any]:
     """A module ``__getattr__`` serving each old name from its new dotted path, with a warning.
 
     Parameters
@@ -26,6 +33,9 @@ def moved_names(module: str, moves: Mapping[str, str]) -> Callable[[str], Any]:
         The old module's ``__name__``.
     moves : mapping of str to str
         Old name → new dotted path (``"toolform.grading.GRADINGS"``).
+    stacklevel : int, default 2
+        Passed to ``warnings.warn``: 2 names the importing line when the returned function is
+        the module's ``__getattr__``; 3 when a module's own ``__getattr__`` calls it.
 
     Returns
     -------
@@ -38,7 +48,61 @@ def moved_names(module: str, moves: Mapping[str, str]) -> Callable[[str], Any]:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         target, _, attribute = moves[name].rpartition(".")
         warnings.warn(f"{module}.{name} is deprecated and will be removed in the next release; "
-                      f"use {moves[name]}", DeprecationWarning, stacklevel=2)
+                      f"use {moves[name]}", DeprecationWarning, stacklevel=stacklevel)
         return getattr(importlib.import_module(target), attribute)
 
     return __getattr__
+
+
+def _experiments(*names: str) -> dict[str, str]:
+    return {name: f"toolform.experiments.{name}" for name in names}
+
+
+#: Modules that moved away, one release old: old module → {old name → new dotted path}.
+MOVED_MODULES: dict[str, dict[str, str]] = {
+    "toolform.abtest": {
+        **_experiments("ABResult", "CELL_COLUMNS", "HEADLINE_REASON", "LOCAL_MODEL_ID",
+                       "RECORDED_AB_CASSETTE", "RECORDED_AB_DATASETS", "REFERENCE_FORMAT",
+                       "ab_test", "recorded_ab_client", "select_requests", "summarize_cells"),
+        "CORE_FORMATS": "toolform.study.CORE_FORMATS",
+        "RULE_MEANINGS": "toolform.grading.RULE_MEANINGS",
+    },
+    "toolform.bfcl_arm": {
+        **_experiments("BFCL_ARM_COLUMNS", "DISAGREEMENT_COLUMNS", "RECORDED_BFCL_CASSETTE",
+                       "RECORDED_BFCL_CELL", "RECORDED_BFCL_DRAW", "bfcl_arm",
+                       "bfcl_arm_requests", "bfcl_arm_table", "grading_disagreements",
+                       "recorded_bfcl_client"),
+        "RECORDED_MAX_TOKENS": "toolform.experiments._bfcl_arm.RECORDED_MAX_TOKENS",
+        "GRADINGS": "toolform.grading.GRADINGS",
+    },
+}
+
+
+class _MovedModuleLoader(importlib.abc.Loader):
+    """Makes the stand-in module of a moved one: nothing but a forwarding ``__getattr__``."""
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        module = types.ModuleType(spec.name, f"Moved: see {spec.name}'s names' new homes.")
+        moves = MOVED_MODULES[spec.name]
+        module.__getattr__ = moved_names(spec.name, moves)  # type: ignore[attr-defined]
+        module.__dir__ = lambda: sorted(moves)  # type: ignore[attr-defined]
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Nothing to run: every name is served on access."""
+
+
+class _MovedModuleFinder(importlib.abc.MetaPathFinder):
+    """Finds the modules of :data:`MOVED_MODULES` (and no other)."""
+
+    def find_spec(self, fullname: str, path: Any = None,
+                  target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in MOVED_MODULES:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _MovedModuleLoader())
+
+
+def install_moved_modules() -> None:
+    """Let the old modules of :data:`MOVED_MODULES` be imported (once per process)."""
+    if not any(isinstance(f, _MovedModuleFinder) for f in sys.meta_path):
+        sys.meta_path.append(_MovedModuleFinder())

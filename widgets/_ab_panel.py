@@ -10,14 +10,14 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from toolform.abtest import (CORE_FORMATS, LOCAL_MODEL_ID, RECORDED_AB_CASSETTE,
-                             RECORDED_AB_DATASETS, ABResult, ab_test, select_requests,
-                             summarize_cells)
 from toolform.charts import displayable
 from toolform.clients import OpenAICompatClient, ReplayClient
 from toolform.datasets import data_path, dataset_names, load_dataset
 from toolform.errors import DatasetError
+from toolform.experiments import (LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS,
+                                  ABResult, ab_test, select_requests, summarize_cells)
 from toolform.runs import read_checkpoint, turns_frame
+from toolform.study import CORE_FORMATS
 
 from ._common import Conventions
 from ._html import error, esc, frame_table
@@ -35,7 +35,7 @@ CHART_EVERY_S = 3.0
 
 
 class ABTestPanel(Conventions, widgets.VBox):
-    """The eight-cell A/B test (``toolform.abtest.ab_test``) with start, stop and resume.
+    """The eight-cell A/B test (``toolform.experiments.ab_test``) with start, stop and resume.
 
     The run happens on a background thread, checkpointed turn by turn to a JSONL file
     (``toolform.runs``). While it runs, the panel reads the checkpoint every ``poll_s`` seconds

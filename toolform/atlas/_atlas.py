@@ -280,7 +280,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     KeyError
         When ``pairs`` repeats a cell.
     """
-    from ..abtest import select_requests
+    from ..experiments import select_requests
 
     if search not in SEARCHES:
         raise InvalidParameterError(f"search must be one of {SEARCHES}; got {search!r}")
@@ -331,7 +331,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
 
 def recorded_atlas_requests() -> list[Request]:
     """The recorded atlas's request pool (:data:`RECORDED_ATLAS_DRAW`)."""
-    from ..abtest import select_requests
+    from ..experiments import select_requests
     from ..datasets import load_dataset
 
     names, n, seed = RECORDED_ATLAS_DRAW
@@ -367,7 +367,7 @@ def recorded_atlas(**run_options: Any) -> AtlasResult:
         cassette lacks does not raise: it becomes a turn with its error set (a changed format or
         protocol instruction shows up as errors).
     """
-    from ..abtest import LOCAL_MODEL_ID
+    from ..experiments import LOCAL_MODEL_ID
     from ..clients import ReplayClient
     from ..errors import DatasetError
 
@@ -431,7 +431,7 @@ def record_atlas(base_url: str, *, cassette: str | os.PathLike[str] | None = Non
     -------
     AtlasResult
     """
-    from ..abtest import LOCAL_MODEL_ID, RECORDED_AB_CASSETTE
+    from ..experiments import LOCAL_MODEL_ID, RECORDED_AB_CASSETTE
     from ..clients import OpenAICompatClient, ReplayClient
     from ..datasets import data_path
 

@@ -11,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from ..abtest import LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS
+from ..experiments import LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS
 
 __all__ = ["register"]
 
@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
         turns are counted on stderr. Writes turns.csv, cells.csv, the checkpoint turns.jsonl
         and the chart ab_chart.html (self-contained) and ab_chart.png to --out.
         """
-        from ..abtest import ab_test
+        from ..experiments import ab_test
         from ..charts import save_chart
         from ..clients import cassette_client
         from ..datasets import data_path, load_dataset

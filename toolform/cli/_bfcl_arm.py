@@ -11,8 +11,8 @@ from typing import Any, Optional
 
 import typer
 
-from ..abtest import LOCAL_MODEL_ID
-from ..bfcl_arm import RECORDED_BFCL_CASSETTE, RECORDED_BFCL_CELL, RECORDED_MAX_TOKENS
+from ..experiments import LOCAL_MODEL_ID
+from ..experiments._bfcl_arm import RECORDED_BFCL_CASSETTE, RECORDED_BFCL_CELL, RECORDED_MAX_TOKENS
 
 __all__ = ["bfcl_arm_text", "register"]
 
@@ -102,7 +102,7 @@ def register(app: typer.Typer) -> None:
         accuracy with its Wilson 95% interval (percent). Writes turns.csv, table.csv and the
         checkpoint turns.jsonl to --out.
         """
-        from ..bfcl_arm import bfcl_arm, bfcl_arm_requests, bfcl_arm_table
+        from ..experiments import bfcl_arm, bfcl_arm_requests, bfcl_arm_table
         from ..clients import cassette_client
         from ..datasets import data_path
         from ..errors import ToolFormError

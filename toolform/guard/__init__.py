@@ -1,4 +1,4 @@
-"""The guard: scan and clean tool metadata, pin definitions, and measure hijacking.
+"""The guard: scan and clean tool metadata and pin definitions.
 
 The study's threat (``injection.json``): a third party who controls one tool's description
 writes one plain instruction into it, and every format that shows descriptions let models follow
@@ -15,8 +15,8 @@ The guard keeps instructions out of the description channel:
   is caught.
 - :func:`detector_scores` measures the rules on the labelled set in ``datasets/guard/``
   (``train_detector.py`` there trains TS111 on its development splits);
-  :func:`hijack_experiment` measures, per format, how often a model follows a planted sentence,
-  with and without the guard.
+  ``toolform.experiments.hijack_experiment`` measures, per format, how often a model follows a
+  planted sentence, with and without the guard.
 
 The guard never executes, fetches or evaluates anything it reads. Its only decoding is TS107
 looking at a base64, hex or percent-encoded run of at most :data:`MAX_DECODE_CHARS` characters,
@@ -26,13 +26,9 @@ and character n-grams.
 
 from typing import Any
 
+from .._deprecated import moved_names
 from ._clean import CLEAN_MODES, CleanLogEntry, clean_toolset, strip_text
 from ._fields import FIELD_KINDS, FieldText, iter_fields
-from ._hijack import (CONDITIONS, DEFAULT_SENTENCE, DEFAULT_SENTINEL, HIJACK_COLUMNS,
-                      RECORDED_HIJACK_CASSETTE, RECORDED_HIJACK_DRAW, RECORDED_HIJACK_FORMATS,
-                      RECORDED_HIJACK_SENTENCES,
-                      HijackResult, calls_follow, hijack_experiment, plant_instruction,
-                      record_hijack, recorded_hijack)
 from ._labelled import (DEVELOPMENT_SPLITS, SPLITS, DetectorScores, LabelledText, detector_scores,
                         labelled_toolset, load_labelled_set)
 from ._learned import LearnedModel, instruction_probability, load_model
@@ -45,10 +41,7 @@ from ._scan import (FAIL_ON, FINDING_COLUMNS, Finding, GuardReport, findings_fra
 
 __all__ = [
     "CLEAN_MODES",
-    "CONDITIONS",
     "CleanLogEntry",
-    "DEFAULT_SENTENCE",
-    "DEFAULT_SENTINEL",
     "DEVELOPMENT_SPLITS",
     "DetectorScores",
     "FAIL_ON",
@@ -58,39 +51,28 @@ __all__ = [
     "Finding",
     "GUARD_RULES",
     "GuardReport",
-    "HIJACK_COLUMNS",
-    "HijackResult",
     "LabelledText",
     "LearnedModel",
     "MAX_DECODE_CHARS",
     "PinReport",
-    "RECORDED_HIJACK_CASSETTE",
-    "RECORDED_HIJACK_DRAW",
-    "RECORDED_HIJACK_FORMATS",
-    "RECORDED_HIJACK_SENTENCES",
     "Rule",
     "SARIF_LEVELS",
     "SARIF_SCHEMA_URI",
     "SEVERITIES",
     "SPLITS",
-    "calls_follow",
     "clean_toolset",
     "clear_caches",
     "detector_scores",
     "findings_frame",
     "get_rule",
     "guard",
-    "hijack_experiment",
     "instruction_probability",
     "iter_fields",
     "labelled_toolset",
     "load_labelled_set",
     "load_model",
     "pin",
-    "plant_instruction",
     "read_lockfile",
-    "record_hijack",
-    "recorded_hijack",
     "sarif_log",
     "scan_text",
     "scan_toolset",
@@ -101,6 +83,14 @@ __all__ = [
 ]
 
 
+#: The hijack experiment moved to ``toolform.experiments``; its old names are kept one release.
+_moved = moved_names(__name__, {name: f"toolform.experiments.{name}" for name in (
+    "CONDITIONS", "DEFAULT_SENTENCE", "DEFAULT_SENTINEL", "HIJACK_COLUMNS", "HijackResult",
+    "RECORDED_HIJACK_CASSETTE", "RECORDED_HIJACK_DRAW", "RECORDED_HIJACK_FORMATS",
+    "RECORDED_HIJACK_SENTENCES", "calls_follow", "hijack_experiment", "plant_instruction",
+    "record_hijack", "recorded_hijack")}, stacklevel=3)
+
+
 def __getattr__(name: str) -> Any:
     if name == "RULES":  # the old name of GUARD_RULES, kept one release
         import warnings
@@ -109,4 +99,4 @@ def __getattr__(name: str) -> Any:
 
         warnings.warn(RULES_RENAMED, DeprecationWarning, stacklevel=2)
         return GUARD_RULES
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _moved(name)

@@ -22,17 +22,17 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from ._deprecated import moved_names
-from .abtest import LOCAL_MODEL_ID, select_requests
-from .errors import GradingError
-from .grading import GRADINGS as _GRADINGS
-from .grading import RULES, grade
-from .ir import Request
-from .possible_answers import grade_possible_answers
-from .protocols import parse_reply
-from .repeats import expand_repeats
-from .runs import Cell, run_cells
-from .stats import wilson_interval
+from .._deprecated import moved_names
+from ._ab import LOCAL_MODEL_ID, select_requests
+from ..errors import GradingError
+from ..grading import GRADINGS as _GRADINGS
+from ..grading import RULES, grade
+from ..ir import Request
+from ..possible_answers import grade_possible_answers
+from ..protocols import parse_reply
+from ..repeats import expand_repeats
+from ..runs import Cell, run_cells
+from ..stats import wilson_interval
 
 __all__ = ["BFCL_ARM_COLUMNS", "DISAGREEMENT_COLUMNS", "RECORDED_BFCL_CASSETTE",
            "RECORDED_BFCL_CELL", "RECORDED_BFCL_DRAW", "bfcl_arm", "bfcl_arm_requests",
@@ -97,7 +97,7 @@ def bfcl_arm_requests(draw: Sequence[tuple[str, int, int]] = RECORDED_BFCL_DRAW
     DatasetError
         For an unknown dataset.
     """
-    from .datasets import load_dataset
+    from ..datasets import load_dataset
 
     return [r for name, n, seed in draw for r in select_requests(load_dataset(name), n, seed)]
 
@@ -108,8 +108,8 @@ def recorded_bfcl_client() -> Any:
     ``bfcl_arm(bfcl_arm_requests(), recorded_bfcl_client())`` replays the 160 recorded turns
     offline; any other request raises ``CassetteMissError``.
     """
-    from .clients import ReplayClient
-    from .datasets import data_path
+    from ..clients import ReplayClient
+    from ..datasets import data_path
 
     return ReplayClient(data_path(RECORDED_BFCL_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
 

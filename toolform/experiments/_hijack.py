@@ -244,8 +244,8 @@ def hijack_experiment(requests: Sequence[Request], client: Any, formats: Sequenc
     import pandas as pd
 
     from ..runs import Cell, run_cells
-    from ._clean import clean_toolset
-    from ._scan import scan_toolset
+    from ..guard._clean import clean_toolset
+    from ..guard._scan import scan_toolset
 
     if not requests or not formats:
         raise InvalidParameterError("hijack_experiment needs at least one request and one format")
@@ -378,7 +378,7 @@ def recorded_hijack(sentence: str = DEFAULT_SENTENCE, *, progress: bool = False)
         When a prompt differs from the recording (a changed format, protocol instruction, or a
         guard rule that now cleans the planted description differently).
     """
-    from ..abtest import select_requests
+    from ._ab import select_requests
     from ..datasets import data_path, load_dataset
 
     if sentence not in RECORDED_HIJACK_SENTENCES:

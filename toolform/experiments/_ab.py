@@ -17,12 +17,12 @@ from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
-from .grading import RULE_MEANINGS, RULES, check_rule
-from .ir import Request
-from .runs import Cell, run_cells
-from .repeats import expand_repeats
-from .stats import paired_bootstrap, wilson_interval
-from .study import CORE_FORMATS
+from ..grading import RULE_MEANINGS, RULES, check_rule
+from ..ir import Request
+from ..runs import Cell, run_cells
+from ..repeats import expand_repeats
+from ..stats import paired_bootstrap, wilson_interval
+from ..study import CORE_FORMATS
 
 __all__ = ["CELL_COLUMNS", "CORE_FORMATS", "HEADLINE_REASON", "LOCAL_MODEL_ID",
            "RECORDED_AB_CASSETTE", "RECORDED_AB_DATASETS", "RULE_MEANINGS", "ABResult", "ab_test",
@@ -75,8 +75,8 @@ def recorded_ab_client() -> Any:
     With it, ``ab_test([load_dataset(n) for n in RECORDED_AB_DATASETS], client, n=50)`` replays
     the 400 recorded turns offline; any other request raises ``CassetteMissError``.
     """
-    from .clients import ReplayClient
-    from .datasets import data_path
+    from ..clients import ReplayClient
+    from ..datasets import data_path
 
     return ReplayClient(data_path(RECORDED_AB_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
 
@@ -257,7 +257,7 @@ class ABResult:
 
     def chart(self) -> Any:
         """Altair chart: accuracy per cell with 95% intervals, one colour per rule."""
-        from .charts import ab_chart
+        from ..charts import ab_chart
 
         return ab_chart(self.cells, title=f"Eight-cell A/B on {self.model}")
 

@@ -34,8 +34,8 @@ from ..protocols import parse_reply
 from ..repeats import expand_repeats
 from ..stats import wilson_interval
 from ..tokens import estimate_tokens
-from ._retrieve import METHODS, Retriever, recall_at
-from ._two_stage import SELECTION_MAX_TOKENS, TwoStage
+from ..catalogue._retrieve import METHODS, Retriever, recall_at
+from ..catalogue._two_stage import SELECTION_MAX_TOKENS, TwoStage
 
 __all__ = [
     "DEFAULT_STRATEGIES",
