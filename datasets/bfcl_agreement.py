@@ -47,13 +47,9 @@ BFCL_CATEGORY = {"simple_python": "simple_python", "multiple": "multiple",
 
 def dump(out_dir: Path = OUT_DIR) -> int:
     """Step 1: replay the cassettes and write ``replies.jsonl``; returns the number of lines."""
-    from toolform.abtest import RECORDED_AB_DATASETS, ab_test, recorded_ab_client
-    from toolform.bfcl_arm import bfcl_arm, bfcl_arm_requests, recorded_bfcl_client
-    from toolform.datasets import load_dataset
+    from toolform.experiments import recorded_ab, recorded_bfcl_arm
 
-    turns = [bfcl_arm(bfcl_arm_requests(), recorded_bfcl_client(), progress=False),
-             ab_test([load_dataset(n) for n in RECORDED_AB_DATASETS], recorded_ab_client(),
-                     n=50, progress=False).turns]
+    turns = [recorded_bfcl_arm().turns, recorded_ab().turns]
     out_dir.mkdir(parents=True, exist_ok=True)
     lines = 0
     with open(out_dir / "replies.jsonl", "w", encoding="utf-8", newline="\n") as out:

@@ -72,7 +72,7 @@ MOVED_MODULES: dict[str, dict[str, str]] = {
                        "RECORDED_BFCL_CELL", "RECORDED_BFCL_DRAW", "bfcl_arm",
                        "bfcl_arm_requests", "bfcl_arm_table", "grading_disagreements",
                        "recorded_bfcl_client"),
-        "RECORDED_MAX_TOKENS": "toolform.experiments._bfcl_arm.RECORDED_MAX_TOKENS",
+        "RECORDED_MAX_TOKENS": "toolform.experiments.RECORDED_BFCL_MAX_TOKENS",
         "GRADINGS": "toolform.grading.GRADINGS",
     },
 }

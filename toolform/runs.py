@@ -31,7 +31,7 @@ import warnings
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import pandas as pd
 
@@ -285,7 +285,8 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
               max_tokens: int = 256, progress: bool = True,
               stop: threading.Event | None = None, executor: Executor | str | None = None,
               cassette: str | os.PathLike[str] | None = None,
-              price: Price | str = "frontier_api") -> pd.DataFrame:
+              price: Price | str = "frontier_api",
+              on_turn: Callable[[dict[str, Any]], None] | None = None) -> pd.DataFrame:
     """Answer every request in every cell and return one row per turn.
 
     The run is first a plan (:func:`toolform.plan.plan_run`: each turn's exact request and its
@@ -329,6 +330,13 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
         a ``ReplayClient`` client records on its own).
     price : Price or str, default "frontier_api"
         The price vector of the ``cost`` column (``toolform.cost``).
+    on_turn : callable, optional
+        Called with each turn's row (a dict with the columns of :data:`TURN_COLUMNS`) once it is
+        final, from the thread that called ``run_cells``, never from a worker: first every turn
+        the checkpoint already holds (re-graded if stale), in plan order, then each new turn as
+        it is written. Every turn of the result is seen exactly once; a failed turn the
+        checkpoint holds is seen when it is run again. An exception from it stops the run
+        (the turns written so far stay in the checkpoint).
 
     Returns
     -------
@@ -361,6 +369,11 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
                 if not ((key := t.turn_key) in done and not done[key].get("error"))]
         results = dict(done)
         _regrade_stale(results, {t.turn_key: t.request for t in plan}, writer, checkpoint)
+        if on_turn is not None:
+            waiting = {t.turn_key for t in todo}
+            for key in (t.turn_key for t in plan):
+                if key in results and key not in waiting:
+                    on_turn(results[key])
         bar = tqdm(total=len(plan), initial=len(plan) - len(todo), disable=not progress,
                    desc="turns")
         unrendered = [Outcome(t, None, t.render_error) for t in todo if t.render_error]
@@ -373,6 +386,8 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
                 recorder.append(recording(outcome.turn, outcome.completion))
             results[_turn_key(row)] = row
             bar.update(1)
+            if on_turn is not None:
+                on_turn(row)
         bar.close()
     finally:
         for journal in (writer, recorder):

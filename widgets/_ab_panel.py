@@ -14,10 +14,10 @@ from toolform.charts import displayable
 from toolform.clients import OpenAICompatClient, ReplayClient
 from toolform.datasets import data_path, dataset_names, load_dataset
 from toolform.errors import DatasetError
-from toolform.experiments import (LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS,
-                                  ABResult, ab_test, select_requests, summarize_cells)
-from toolform.runs import read_checkpoint, turns_frame
-from toolform.study import CORE_FORMATS
+from toolform.experiments import (CORE_CELLS, LOCAL_MODEL_ID, RECORDED_AB_CASSETTE,
+                                  RECORDED_AB_DATASETS, RECORDED_AB_MAX_TOKENS, ABResult, ab_test,
+                                  select_requests, summarize_cells)
+from toolform.runs import turns_frame
 
 from ._common import Conventions
 from ._html import error, esc, frame_table
@@ -30,7 +30,7 @@ MODEL_SOURCES = (("replay a cassette", "replay"), ("local server", "local"),
 
 #: The local model server's address (``toolform local-model serve``).
 LOCAL_BASE_URL = "http://127.0.0.1:8080/v1"
-#: While a run goes, the chart is redrawn at most this often (seconds); the table every poll.
+#: While a run goes, the chart is redrawn at most this often (seconds).
 CHART_EVERY_S = 3.0
 
 
@@ -38,8 +38,9 @@ class ABTestPanel(Conventions, widgets.VBox):
     """The eight-cell A/B test (``toolform.experiments.ab_test``) with start, stop and resume.
 
     The run happens on a background thread, checkpointed turn by turn to a JSONL file
-    (``toolform.runs``). While it runs, the panel reads the checkpoint every ``poll_s`` seconds
-    and shows the progress, the table (``ABResult.table()``: accuracy per cell and rule in
+    (``toolform.runs``). The panel follows it through the run's ``on_turn`` callback: each
+    finished turn (those a resumed checkpoint already held included) moves the progress bar,
+    and at most every ``refresh_s`` seconds the panel redraws the table (``ABResult.table()``: accuracy per cell and rule in
     percent with its Wilson 95% interval as numeric low/high columns, the paired bootstrap
     contrast against ``json_schema_openai`` in percentage points) and the chart
     (``ABResult.chart()``) of the turns finished so far. Stop lets the turns in flight finish
@@ -54,8 +55,11 @@ class ABTestPanel(Conventions, widgets.VBox):
         A client to run against instead of the model controls (anything with ``model`` and
         ``complete``, e.g. an ``OpenAICompatClient`` with custom settings); the model controls
         are then hidden.
-    poll_s : float, default 0.5
-        Seconds between looks at the checkpoint while a run is going.
+    refresh_s : float, default 0.5
+        Least seconds between two redraws of the table while a run is going (every turn moves
+        the progress bar).
+    pace_s : float, default 0.0
+        The starting value of :attr:`pace`.
 
     Attributes
     ----------
@@ -67,6 +71,9 @@ class ABTestPanel(Conventions, widgets.VBox):
         existing file: Start makes a new one beside it, Resume continues it).
     pace : ipywidgets.BoundedFloatText
         Seconds each replayed reply waits (replay only; 0 replays at full speed).
+    max_tokens : ipywidgets.BoundedIntText
+        Completion budget per turn, in tokens; part of each cassette key, so a replay needs the
+        recording's (the committed cassette's is ``RECORDED_AB_MAX_TOKENS``, 160, the default).
     api_key : ipywidgets.Password
         Bearer token for servers that need one.
     record : ipywidgets.Checkbox
@@ -90,17 +97,18 @@ class ABTestPanel(Conventions, widgets.VBox):
         The table shown (``ABResult.table()``); ``download`` saves it as CSV.
     """
 
-    def __init__(self, client: Any = None, *, poll_s: float = 0.5, pace_s: float = 0.0) -> None:
-        self.poll_s = poll_s
+    def __init__(self, client: Any = None, *, refresh_s: float = 0.5,
+                 pace_s: float = 0.0) -> None:
+        self.refresh_s = refresh_s
         self._given = client
         self.result: ABResult | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._worker: threading.Thread | None = None
-        self._poller: threading.Thread | None = None
-        self._shown = -1
+        self._rows: list[dict[str, Any]] = []
         self._ended = False
         self._charted = 0.0
+        self._tabled = 0.0
         self.model_source = widgets.ToggleButtons(options=MODEL_SOURCES, value="replay",
                                                   description="model")
         self.model = widgets.Text(value=LOCAL_MODEL_ID, description="model id")
@@ -125,6 +133,8 @@ class ABTestPanel(Conventions, widgets.VBox):
                                        layout=widgets.Layout(width="80%"))
         self.pace = widgets.BoundedFloatText(value=pace_s, min=0.0, max=60.0, step=0.05,
                                              description="pace (s)")
+        self.max_tokens = widgets.BoundedIntText(value=RECORDED_AB_MAX_TOKENS, min=1,
+                                                 max=100_000, description="max tokens")
         self.start_button = widgets.Button(description="Start", button_style="primary",
                                            icon="play")
         self.stop_button = widgets.Button(description="Stop", button_style="warning",
@@ -157,6 +167,8 @@ class ABTestPanel(Conventions, widgets.VBox):
             self.datasets: "The packaged datasets the requests are drawn from",
             self.n: "Requests per cell (the study measured 50)",
             self.seed: "Seed of the request draw and the bootstrap",
+            self.max_tokens: "Completion budget per turn (tokens); part of each cassette key: "
+                             "the committed cassette was recorded at 160",
             self.checkpoint: "JSONL file each finished turn is appended to",
             self.start_button: "Start a new run on a new checkpoint",
             self.stop_button: "Let the turns in flight finish and start no more",
@@ -164,7 +176,8 @@ class ABTestPanel(Conventions, widgets.VBox):
         })
         super().__init__(children=[
             *model_controls,
-            widgets.HBox([self.datasets, widgets.VBox([self.n, self.seed])]), self.checkpoint,
+            widgets.HBox([self.datasets, widgets.VBox([self.n, self.seed, self.max_tokens])]),
+            self.checkpoint,
             widgets.HBox([self.start_button, self.stop_button, self.resume_button]),
             widgets.HBox([self.progress, self.status]), toolbar, self.table, self.chart,
         ])
@@ -242,9 +255,8 @@ class ABTestPanel(Conventions, widgets.VBox):
 
     def wait(self, timeout: float | None = None) -> ABResult | None:
         """Block until the current run ends (or ``timeout`` seconds pass); return its result."""
-        for thread in (self._worker, self._poller):
-            if thread is not None:
-                thread.join(timeout)
+        if self._worker is not None:
+            self._worker.join(timeout)
         return self.result
 
     def _clear(self) -> None:
@@ -268,15 +280,15 @@ class ABTestPanel(Conventions, widgets.VBox):
         try:
             client = self._client()
             sources = [load_dataset(name) for name in self.datasets.value]
-            planned = len(CORE_FORMATS) * len(select_requests(sources, self.n.value,
-                                                              self.seed.value))
+            planned = len(CORE_CELLS) * len(select_requests(sources, self.n.value,
+                                                            self.seed.value))
         except Exception as exc:  # a bad cassette, URL or dataset is shown, not raised
             self.status.value = error(exc)
             return
         self._stop = threading.Event()
-        self._shown = -1
+        self._rows = []
         self._ended = False
-        self._charted = 0.0
+        self._charted = self._tabled = 0.0
         self.progress.max = max(planned, 1)
         self.progress.value = 0
         self.status.value = f"{verb}: {planned} turns planned, checkpoint <code>{esc(path)}</code>"
@@ -284,10 +296,7 @@ class ABTestPanel(Conventions, widgets.VBox):
         args = (client, sources, self.n.value, self.seed.value, path)
         self._worker = threading.Thread(target=self._work, args=args, daemon=True,
                                         name="toolform-ab-run")
-        self._poller = threading.Thread(target=self._poll, args=(path, self.seed.value),
-                                        daemon=True, name="toolform-ab-poll")
         self._worker.start()
-        self._poller.start()
 
     def _work(self, client: Any, sources: list[Any], n: int, seed: int, path: str) -> None:
         with self._working("running the eight cells"):
@@ -296,7 +305,8 @@ class ABTestPanel(Conventions, widgets.VBox):
     def _run(self, client: Any, sources: list[Any], n: int, seed: int, path: str) -> None:
         try:
             result = ab_test(sources, client, n=n, seed=seed, checkpoint=path, progress=False,
-                             stop=self._stop)
+                             stop=self._stop, max_tokens=self.max_tokens.value,
+                             on_turn=lambda row: self._on_turn(row, seed))
         except Exception as exc:  # the run's failure is shown in the panel
             self.status.value = error(exc)
         else:
@@ -314,24 +324,26 @@ class ABTestPanel(Conventions, widgets.VBox):
         finally:
             self._buttons(running=False)
 
-    def _poll(self, path: str, seed: int) -> None:
-        worker = self._worker
-        while worker is not None and worker.is_alive():
-            worker.join(self.poll_s)
-            rows = read_checkpoint(path)
-            if rows and len(rows) != self._shown and worker.is_alive():
-                turns = turns_frame(rows)
-                # the headline cell is only chosen when the run ends
-                self._show(ABResult(turns=turns, cells=summarize_cells(turns, seed=seed),
-                                    headline_rule="", best=(), model=self.model.value))
+    def _on_turn(self, row: dict[str, Any], seed: int) -> None:
+        """The run's ``on_turn``, called on the run's thread with each finished turn: move the
+        progress bar; redraw the table of the turns so far at most every ``refresh_s``."""
+        self._rows.append(row)
+        self.progress.value = min(len(self._rows), self.progress.max)
+        now = time.monotonic()
+        if now - self._tabled < self.refresh_s:
+            return
+        self._tabled = now
+        turns = turns_frame(self._rows)
+        # the headline cell is only chosen when the run ends
+        self._show(ABResult(turns=turns, cells=summarize_cells(turns, seed=seed),
+                            model=self.model.value, headline_rule="", best=()))
 
     def _show(self, result: ABResult, *, final: bool = False) -> None:
         with self._lock:
             if self._ended and not final:
                 return  # the finished run's result is already shown
             self._ended = self._ended or final
-            self._shown = len(result.turns)
-            self.progress.value = min(self._shown, self.progress.max)
+            self.progress.value = min(len(result.turns), self.progress.max)
             shown = result.table()
             self._export(shown)
             self.table.value = (

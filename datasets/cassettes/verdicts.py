@@ -62,40 +62,28 @@ def _rows(frame: Any, keys: tuple[str, ...], verdicts: tuple[str, ...],
 
 
 def _ab8() -> Iterator[dict[str, Any]]:
-    from toolform.abtest import RECORDED_AB_DATASETS, ab_test, recorded_ab_client
-    from toolform.datasets import load_dataset
+    from toolform.experiments import recorded_ab
 
-    result = ab_test([load_dataset(n) for n in RECORDED_AB_DATASETS], recorded_ab_client(),
-                     n=50, progress=False, max_concurrency=1)
+    result = recorded_ab(concurrency=1)
     yield from _rows(result.turns, ("cell", "request_id"), RUN_VERDICTS)
 
 
 def _bfcl_arm() -> Iterator[dict[str, Any]]:
-    from toolform.bfcl_arm import bfcl_arm, bfcl_arm_requests, recorded_bfcl_client
+    from toolform.experiments import recorded_bfcl_arm
 
-    turns = bfcl_arm(bfcl_arm_requests(), recorded_bfcl_client(), progress=False)
+    turns = recorded_bfcl_arm().turns
     yield from _rows(turns, ("cell", "request_id"), RUN_VERDICTS)
 
 
 def _catalogue_sweep() -> Iterator[dict[str, Any]]:
-    from toolform.abtest import select_requests
-    from toolform.catalogue import Strategy, count_sweep
-    from toolform.clients import ReplayClient
-    from toolform.datasets import data_path
-    from toolform.generator import generated_tasks
+    from toolform.experiments import recorded_sweep
 
-    requests = select_requests(generated_tasks(tiers=(1, 2), styles=("clear",)), 4, seed=0)
-    client = ReplayClient(data_path("cassettes/catalogue_sweep_qwen2.5-coder-0.5b-instruct.jsonl"),
-                          mode="replay", model="qwen2.5-coder-0.5b-instruct")
-    strategies = (Strategy("one_shot"), Strategy("retrieve", "bm25", 4),
-                  Strategy("two_stage", include_descriptions=False), Strategy("two_stage"))
-    turns = count_sweep(client, requests, sizes=(1, 4, 16, 64), strategies=strategies,
-                        format_id="xml_schema", context_tokens=8192)
+    turns = recorded_sweep().turns
     yield from _rows(turns, ("strategy", "n_tools", "request_id"), SWEEP_VERDICTS)
 
 
 def _hijack() -> Iterator[dict[str, Any]]:
-    from toolform.guard import RECORDED_HIJACK_SENTENCES, recorded_hijack
+    from toolform.experiments import RECORDED_HIJACK_SENTENCES, recorded_hijack
 
     for i, sentence in enumerate(RECORDED_HIJACK_SENTENCES):
         turns = recorded_hijack(sentence).turns

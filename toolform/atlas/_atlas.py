@@ -224,7 +224,8 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
           checkpoint: str | os.PathLike[str] | None = None, search: str = "elimination",
           eta: float = 3.0, finalists: int = 4, max_concurrency: int = 4,
           max_tokens: int = 160, progress: bool = False,
-          stop: threading.Event | None = None, repeats: int = 1) -> AtlasResult:
+          stop: threading.Event | None = None, repeats: int = 1,
+          on_turn: Any = None) -> AtlasResult:
     """Search the format × protocol grid for a model's best cells within a turn budget.
 
     The grid is every pair of ``formats`` × ``protocols`` whose protocol can carry every
@@ -261,8 +262,9 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
         bounds, the validated default) or :func:`toolform.atlas.successive_halving`.
     eta, finalists
         Passed to :func:`toolform.atlas.successive_halving` (``search="halving"`` only).
-    max_concurrency, max_tokens, progress, stop
-        Passed to :func:`toolform.runs.run_cells`.
+    max_concurrency, max_tokens, progress, stop, on_turn
+        Passed to :func:`toolform.runs.run_cells` (``on_turn`` sees each turn of every round's
+        run; ``toolform.experiments.atlas`` reports each turn once).
     repeats : int, default 1
         Times each request is asked (after the draw; the search treats each repeat as a request of the pool; ``toolform.repeats.expand_repeats``: repeat ``i``
         has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
@@ -280,7 +282,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     KeyError
         When ``pairs`` repeats a cell.
     """
-    from ..experiments import select_requests
+    from ..recordings import select_requests
 
     if search not in SEARCHES:
         raise InvalidParameterError(f"search must be one of {SEARCHES}; got {search!r}")
@@ -311,7 +313,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     p_index = {p: j for j, p in enumerate(dict.fromkeys(carried["protocol_id"]))}
     collected: list[pd.DataFrame] = []
     run_options = {"max_concurrency": max_concurrency, "max_tokens": max_tokens,
-                   "progress": progress, "stop": stop}
+                   "progress": progress, "stop": stop, "on_turn": on_turn}
     ask = _asker(cells, pool, client, checkpoint, rules[0], run_options, collected, stop)
     axes = ([f_index[c.format_id] for c in cells], [p_index[c.protocol_id] for c in cells],
             len(pool), budget_turns, ask)
@@ -331,7 +333,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
 
 def recorded_atlas_requests() -> list[Request]:
     """The recorded atlas's request pool (:data:`RECORDED_ATLAS_DRAW`)."""
-    from ..experiments import select_requests
+    from ..recordings import select_requests
     from ..datasets import load_dataset
 
     names, n, seed = RECORDED_ATLAS_DRAW
@@ -367,7 +369,7 @@ def recorded_atlas(**run_options: Any) -> AtlasResult:
         cassette lacks does not raise: it becomes a turn with its error set (a changed format or
         protocol instruction shows up as errors).
     """
-    from ..experiments import LOCAL_MODEL_ID
+    from ..recordings import LOCAL_MODEL_ID
     from ..clients import ReplayClient
     from ..errors import DatasetError
 
@@ -431,7 +433,7 @@ def record_atlas(base_url: str, *, cassette: str | os.PathLike[str] | None = Non
     -------
     AtlasResult
     """
-    from ..experiments import LOCAL_MODEL_ID, RECORDED_AB_CASSETTE
+    from ..recordings import LOCAL_MODEL_ID, RECORDED_AB_CASSETTE
     from ..clients import OpenAICompatClient, ReplayClient
     from ..datasets import data_path
 

@@ -16,7 +16,7 @@ from ._catalogue import (
 )
 from ._offline import (OFFLINE_RENDERER, VEGA_MIME_TYPE, displayable, enable_offline,
                        offline_bundle, save_chart)
-from ._runs import ab_chart, bfcl_arm_chart
+from ._runs import ab_chart, bfcl_arm_chart, hijack_rates_chart
 from ._study import (
     cost_frontier_chart,
     crossing_chart,
@@ -41,6 +41,7 @@ __all__ = [
     "enable_offline",
     "end_to_end_chart",
     "hijack_chart",
+    "hijack_rates_chart",
     "ladder_chart",
     "offline_bundle",
     "recall_chart",

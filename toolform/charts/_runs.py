@@ -8,7 +8,7 @@ import pandas as pd
 from ..errors import InvalidParameterError, ParameterTypeError
 from ..grading import GRADINGS
 
-__all__ = ["ab_chart", "bfcl_arm_chart"]
+__all__ = ["ab_chart", "bfcl_arm_chart", "hijack_rates_chart"]
 
 RULE_ORDER = ["main", "symmetric", "as_written"]
 
@@ -160,3 +160,57 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
                           title="BFCL category"),
         title=title,
     )
+
+
+#: The hijack conditions drawn by :func:`hijack_rates_chart`: column of ``HijackResult.cells``
+#: → the condition's name.
+_HIJACK_RATE_COLUMNS = {"hijack_rate": "planted", "hijack_rate_cleaned": "cleaned",
+                        "hijack_rate_control": "control"}
+
+
+def hijack_rates_chart(cells: pd.DataFrame, *,
+                       title: str = "Planted instruction followed") -> alt.Chart:
+    """Share of turns that followed the planted instruction, per cell and condition.
+
+    Parameters
+    ----------
+    cells : pandas.DataFrame
+        ``HijackResult.cells`` (``toolform.experiments.HIJACK_COLUMNS``): one row per cell;
+        reads ``cell``, ``n_turns`` and the rates ``hijack_rate``, ``hijack_rate_cleaned``,
+        ``hijack_rate_control`` (percent of graded turns).
+    title : str
+        Chart title.
+
+    Returns
+    -------
+    altair.Chart
+        y: cell (in the frame's order), x: percent of turns whose calls carry the sentinel,
+        one bar per condition (planted, cleaned, control), offset and coloured by condition.
+
+    Raises
+    ------
+    TypeError
+        When ``cells`` is not a DataFrame.
+    ValueError
+        When a column is missing.
+    """
+    if not isinstance(cells, pd.DataFrame):
+        raise ParameterTypeError(
+            f"expected the DataFrame HijackResult.cells, got {type(cells).__name__}")
+    missing = [c for c in ("cell", "n_turns", *_HIJACK_RATE_COLUMNS) if c not in cells.columns]
+    if missing:
+        raise InvalidParameterError(f"the frame lacks columns {missing}; pass HijackResult.cells")
+    conditions = list(_HIJACK_RATE_COLUMNS.values())
+    long = cells.melt(id_vars=["cell", "n_turns"], value_vars=list(_HIJACK_RATE_COLUMNS),
+                      var_name="condition", value_name="followed")
+    long["condition"] = long["condition"].map(_HIJACK_RATE_COLUMNS)
+    return alt.Chart(long, title=title).mark_bar().encode(
+        y=alt.Y("cell:N", sort=list(cells["cell"]), title="cell (format/protocol)"),
+        yOffset=alt.YOffset("condition:N", sort=conditions),
+        x=alt.X("followed:Q", title="turns that followed it (%)",
+                scale=alt.Scale(domain=[0, 100])),
+        color=alt.Color("condition:N", sort=conditions, scale=alt.Scale(domain=conditions),
+                        title="condition"),
+        tooltip=[alt.Tooltip("cell:N"), alt.Tooltip("condition:N"),
+                 alt.Tooltip("followed:Q", format=".1f"), alt.Tooltip("n_turns:Q")],
+    ).properties(width=320, height=alt.Step(10))

@@ -11,7 +11,8 @@ from typing import Optional
 
 import typer
 
-from ..experiments import LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS
+from ..recordings import (LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS,
+                          RECORDED_AB_MAX_TOKENS)
 
 __all__ = ["register"]
 
@@ -55,7 +56,7 @@ def register(app: typer.Typer) -> None:
                                          "timeouts, connection errors, HTTP 408/409/429/5xx "
                                          "and malformed bodies, after 0.5 s doubling to 8 s "
                                          "(or the server's Retry-After, up to 120 s)."),
-        max_tokens: int = typer.Option(160, min=1, metavar="N",
+        max_tokens: int = typer.Option(RECORDED_AB_MAX_TOKENS, min=1, metavar="N",
                                        help="Completion budget per turn, in tokens (part of the "
                                             "cassette key)."),
         pace: float = typer.Option(0.0, min=0.0, metavar="SECONDS",
@@ -96,7 +97,7 @@ def register(app: typer.Typer) -> None:
             raise fail("--dataset names no dataset")
 
         def run(chat_client, **options):
-            return ab_test(datasets, chat_client, n=n, seed=seed, max_concurrency=concurrency,
+            return ab_test(datasets, chat_client, n=n, seed=seed, concurrency=concurrency,
                            max_tokens=max_tokens, **options)
 
         if base_url is None and not allow_misses:

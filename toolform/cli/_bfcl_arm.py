@@ -11,8 +11,8 @@ from typing import Any, Optional
 
 import typer
 
-from ..experiments import LOCAL_MODEL_ID
-from ..experiments._bfcl_arm import RECORDED_BFCL_CASSETTE, RECORDED_BFCL_CELL, RECORDED_MAX_TOKENS
+from ..experiments import RECORDED_BFCL_CASSETTE, RECORDED_BFCL_CELL, RECORDED_BFCL_MAX_TOKENS
+from ..recordings import LOCAL_MODEL_ID
 
 __all__ = ["bfcl_arm_text", "register"]
 
@@ -86,7 +86,7 @@ def register(app: typer.Typer) -> None:
                                  help="Folder for CSVs and checkpoint."),
         concurrency: int = typer.Option(4, min=1, metavar="N",
                                         help="Requests in flight at once."),
-        max_tokens: int = typer.Option(RECORDED_MAX_TOKENS, min=1, metavar="N",
+        max_tokens: int = typer.Option(RECORDED_BFCL_MAX_TOKENS, min=1, metavar="N",
                                        help="Completion budget per turn, in tokens (part of the "
                                             "cassette key)."),
         allow_misses: bool = typer.Option(False, "--allow-misses",
@@ -102,7 +102,7 @@ def register(app: typer.Typer) -> None:
         accuracy with its Wilson 95% interval (percent). Writes turns.csv, table.csv and the
         checkpoint turns.jsonl to --out.
         """
-        from ..experiments import bfcl_arm, bfcl_arm_requests, bfcl_arm_table
+        from ..experiments import bfcl_arm, bfcl_arm_requests
         from ..clients import cassette_client
         from ..datasets import data_path
         from ..errors import ToolFormError
@@ -130,15 +130,15 @@ def register(app: typer.Typer) -> None:
         requests = bfcl_arm_requests()
 
         def run(chat_client, **options):
-            return bfcl_arm(requests, chat_client, chosen, max_concurrency=concurrency,
+            return bfcl_arm(requests, chat_client, cells=chosen, concurrency=concurrency,
                             max_tokens=max_tokens, **options)
 
         if base_url is None and not allow_misses:
-            refuse_misses(lambda probe: run(probe, progress=False), client,
+            refuse_misses(lambda probe: run(probe, progress=False).turns, client,
                           f"the cells {', '.join(labels)}")
         out.mkdir(parents=True, exist_ok=True)
-        turns = run(client, checkpoint=out / "turns.jsonl", progress=progress)
-        table = bfcl_arm_table(turns)
+        result = run(client, checkpoint=out / "turns.jsonl", progress=progress)
+        turns, table = result.turns, result.cells
         turns.to_csv(out / "turns.csv", index=False)
         table.to_csv(out / "table.csv", index=False)
         typer.echo(bfcl_arm_text(table, turns))

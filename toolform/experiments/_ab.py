@@ -10,39 +10,36 @@ against ``json_schema_openai`` with a bootstrap interval.
 from __future__ import annotations
 
 import os
-import random
 import threading
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import pandas as pd
 
 from ..grading import RULE_MEANINGS, RULES, check_rule
-from ..ir import Request
-from ..runs import Cell, run_cells
 from ..repeats import expand_repeats
+from ..runs import Cell, run_cells
 from ..stats import paired_bootstrap, wilson_interval
+from ..recordings import (LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS,
+                          RECORDED_AB_MAX_TOKENS, select_requests)
 from ..study import CORE_FORMATS
+from ._result import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, ExperimentResult, OnTurn,
+                      as_cells, check_call)
 
-__all__ = ["CELL_COLUMNS", "CORE_FORMATS", "HEADLINE_REASON", "LOCAL_MODEL_ID",
-           "RECORDED_AB_CASSETTE", "RECORDED_AB_DATASETS", "RULE_MEANINGS", "ABResult", "ab_test",
-           "recorded_ab_client", "select_requests", "summarize_cells"]
+__all__ = ["CELL_COLUMNS", "CORE_CELLS", "HEADLINE_REASON", "LOCAL_MODEL_ID",
+           "RECORDED_AB_CASSETTE", "RECORDED_AB_DATASETS", "RECORDED_AB_MAX_TOKENS",
+           "REFERENCE_FORMAT", "ABResult", "ab_test", "recorded_ab", "recorded_ab_client",
+           "select_requests", "summarize_cells"]
 
-#: The eight core formats, in the order of the study's main grid.
-
+#: The format every cell is contrasted with (``minus_reference``).
 REFERENCE_FORMAT = "json_schema_openai"
+#: The eight core formats of the study's main grid, each with its default protocol.
+CORE_CELLS: tuple[Cell, ...] = tuple(Cell(f) for f in CORE_FORMATS)
 
 #: Why the headline rule is ``symmetric`` (numbers: evidence ``main_grid``).
 HEADLINE_REASON = ("it repairs every protocol alike, so a protocol is not ranked up by the "
                    "repairs it alone gets (in the study, XML's lead over JSON Schema is 13.8 "
                    "points under main and 1.1 under symmetric; evidence main_grid)")
-
-#: The model the committed eight-cell cassette was recorded against (``datasets/cassettes/``).
-LOCAL_MODEL_ID = "qwen2.5-coder-0.5b-instruct"
-#: The committed cassette, relative to the packaged datasets folder.
-RECORDED_AB_CASSETTE = "cassettes/ab8_qwen2.5-coder-0.5b-instruct.jsonl"
-#: The datasets the committed cassette drew its requests from.
-RECORDED_AB_DATASETS = ("bfcl/simple_python", "bfcl/multiple")
 
 #: Declared columns of ``ABResult.cells``: (name, dtype, unit, meaning).
 CELL_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
@@ -72,33 +69,14 @@ CELL_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
 def recorded_ab_client() -> Any:
     """A replay-only client over the committed eight-cell cassette of the local model.
 
-    With it, ``ab_test([load_dataset(n) for n in RECORDED_AB_DATASETS], client, n=50)`` replays
-    the 400 recorded turns offline; any other request raises ``CassetteMissError``.
+    With it, ``ab_test([load_dataset(n) for n in RECORDED_AB_DATASETS], client, n=50,
+    max_tokens=RECORDED_AB_MAX_TOKENS)`` replays the 400 recorded turns offline (what
+    :func:`recorded_ab` does); any other request raises ``CassetteMissError``.
     """
     from ..clients import ReplayClient
     from ..datasets import data_path
 
     return ReplayClient(data_path(RECORDED_AB_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
-
-
-def select_requests(requests: Any, n: int, seed: int = 0) -> list[Request]:
-    """``n`` requests drawn without replacement by a seeded shuffle (the same for a seed).
-
-    ``requests`` is a sequence of ``Request``, a ``Dataset`` or a sequence of ``Dataset``.
-    Asking for more than there are returns them all (shuffled).
-    """
-    pool = list(_as_requests(requests))
-    random.Random(seed).shuffle(pool)
-    return pool[:n]
-
-
-def _as_requests(source: Any) -> Iterable[Request]:
-    if hasattr(source, "requests"):
-        return source.requests
-    items = list(source)
-    if items and hasattr(items[0], "requests"):
-        return [r for dataset in items for r in dataset.requests]
-    return items
 
 
 def summarize_cells(turns: pd.DataFrame, *, reference: str = REFERENCE_FORMAT, seed: int = 0,
@@ -108,6 +86,10 @@ def summarize_cells(turns: pd.DataFrame, *, reference: str = REFERENCE_FORMAT, s
 
     The contrast against ``reference`` pairs the two cells on the requests both answered
     without a server error; it is NaN when the reference cell is absent.
+
+    This is the summary the runner's experiments share (``ABResult.cells``); when the grading
+    package's long-form verdict frame and its one summary function land, this function becomes
+    a call to it plus the paired contrast and the ledger sums (the seam: only this body).
     """
     rows = []
     nan = float("nan")
@@ -158,8 +140,8 @@ def _ledger_sums(graded: pd.DataFrame) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
-class ABResult:
-    """What ``ab_test`` returns.
+class ABResult(ExperimentResult):
+    """What ``ab_test`` returns (an :class:`~toolform.experiments.ExperimentResult`).
 
     Attributes
     ----------
@@ -167,20 +149,18 @@ class ABResult:
         One row per turn (``toolform.runs.TURN_COLUMNS``).
     cells : pandas.DataFrame
         One row per cell and rule (:data:`CELL_COLUMNS`); accuracies in percent, Wilson 95%
-        intervals, paired bootstrap contrasts against ``json_schema_openai``.
-    headline_rule : str
-        The rule the best cell is chosen under.
-    best : tuple of str
-        The best cell label(s) under ``headline_rule``; more than one when tied.
+        intervals, paired bootstrap contrasts against ``json_schema_openai`` in percentage
+        points.
     model : str
         The model measured.
+    headline_rule : str
+        The rule the best cell is chosen under ("" while a run is still going).
+    best : tuple of str
+        The best cell label(s) under ``headline_rule``; more than one when tied.
     """
 
-    turns: pd.DataFrame
-    cells: pd.DataFrame
     headline_rule: str
     best: tuple[str, ...]
-    model: str
 
     def table(self) -> pd.DataFrame:
         """A display table: one row per cell; accuracy, interval and contrast under each rule.
@@ -289,12 +269,13 @@ def _interval(low: float, high: float, signed: bool = False) -> str:
     return f"[{form.format(low)}, {form.format(high)}]"
 
 
-def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] = CORE_FORMATS,
-            checkpoint: str | os.PathLike[str] | None = None, seed: int = 0,
-            headline_rule: str = "symmetric", max_concurrency: int = 4, max_tokens: int = 160,
-            progress: bool = True, stop: threading.Event | None = None,
-            executor: Any = None, price: Any = "frontier_api", repeats: int = 1) -> ABResult:
-    """Run the eight-cell A/B test on one model.
+def ab_test(requests: Any, client: Any, *, cells: Sequence[Any] = CORE_CELLS,
+            checkpoint: str | os.PathLike[str] | None = None, on_turn: OnTurn | None = None,
+            max_tokens: int = DEFAULT_MAX_TOKENS, concurrency: int = DEFAULT_CONCURRENCY,
+            progress: bool = False, stop: threading.Event | None = None, repeats: int = 1,
+            seed: int = 0, n: int = 50, headline_rule: str = "symmetric",
+            executor: Any = None, price: Any = "frontier_api") -> ABResult:
+    """Run the eight-cell A/B test (or any cells) on one model.
 
     Parameters
     ----------
@@ -302,24 +283,37 @@ def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] =
         Where the requests come from; ``n`` are drawn by a seeded shuffle.
     client : ChatClient
         The model (``OpenAICompatClient``, ``ReplayClient``...).
-    n : int
-        Requests per cell (the study measured 50 per cell, 400 turns in all).
-    formats : sequence of str
-        The formats, each with its default protocol (default: the eight core formats).
+    cells : sequence of Cell, str or (str, str), default :data:`CORE_CELLS`
+        The cells: ``Cell``, ``"format_id"`` (its default protocol), ``"format_id/protocol_id"``
+        or ``(format_id, protocol_id)``. Default: the eight core formats.
     checkpoint : path, optional
         JSONL checkpoint; a rerun resumes from it.
-    seed : int
-        Seed of the request draw and the bootstrap.
-    headline_rule : str
-        Rule the best cell is chosen under (``symmetric`` by default, as the study recommends).
-    max_concurrency, max_tokens, progress, stop, executor, price
-        Passed to :func:`toolform.runs.run_cells` (``executor``: ``toolform.executors``;
-        ``price``: the price vector of the cost ledger).
+    on_turn : callable, optional
+        Called with each finished turn's row, from the calling thread, once per turn of the
+        result (turns the checkpoint already held first; ``toolform.runs.run_cells``).
+    max_tokens : int, default :data:`DEFAULT_MAX_TOKENS`
+        Completion budget per turn, in tokens (the committed cassette was recorded with
+        :data:`RECORDED_AB_MAX_TOKENS`).
+    concurrency : int, default :data:`DEFAULT_CONCURRENCY`
+        Requests in flight at once.
+    progress : bool, default False
+        Show a tqdm bar.
+    stop : threading.Event, optional
+        When set, no new turn starts (resume by running again on the checkpoint).
     repeats : int, default 1
         Times each request is asked, after the draw, so the repeats are of the same requests
         (``toolform.repeats.expand_repeats``: repeat ``i`` has the id ``<id>#repeat<i>``;
         ``toolform.repeats.repeat_summary`` reads pass@k, pass^k and the flip rate off the
         turns).
+    seed : int, default 0
+        Seed of the request draw and the bootstrap.
+    n : int, default 50
+        Requests per cell (the study measured 50 per cell, 400 turns in all).
+    headline_rule : str, default "symmetric"
+        Rule the best cell is chosen under (``symmetric``, as the study recommends).
+    executor, price
+        Passed to :func:`toolform.runs.run_cells` (``executor``: ``toolform.executors``;
+        ``price``: the price vector of the cost ledger).
 
     Returns
     -------
@@ -329,15 +323,47 @@ def ab_test(requests: Any, client: Any, *, n: int = 50, formats: Sequence[str] =
     ------
     GradingError
         When ``headline_rule`` is not one of the three rules.
+    InvalidParameterError
+        When the client comes before the requests, or ``cells`` is empty.
     """
+    check_call(requests, client, "ab_test")
     check_rule(headline_rule, parameter="headline_rule")
     chosen = expand_repeats(select_requests(requests, n, seed), repeats)
-    turns = run_cells([Cell(f) for f in formats], chosen, client, checkpoint=checkpoint,
-                      max_concurrency=max_concurrency, max_tokens=max_tokens, progress=progress,
-                      stop=stop, executor=executor, price=price)
-    cells = summarize_cells(turns, seed=seed)
-    head = cells[cells["rule"] == headline_rule]
+    turns = run_cells(as_cells(cells), chosen, client, checkpoint=checkpoint,
+                      max_concurrency=concurrency, max_tokens=max_tokens, progress=progress,
+                      stop=stop, executor=executor, price=price, on_turn=on_turn)
+    summary = summarize_cells(turns, seed=seed)
+    head = summary[summary["rule"] == headline_rule]
     top = head["accuracy"].max()
     best = tuple(head.loc[head["accuracy"] == top, "cell"]) if len(head) else ()
-    return ABResult(turns=turns, cells=cells, headline_rule=headline_rule, best=best,
-                    model=getattr(client, "model", ""))
+    return ABResult(turns=turns, cells=summary, model=getattr(client, "model", ""),
+                    headline_rule=headline_rule, best=best)
+
+
+def recorded_ab(n: int = 50, **options: Any) -> ABResult:
+    """Replay the committed eight-cell A/B of the local model, offline.
+
+    ``n`` requests per cell drawn from :data:`RECORDED_AB_DATASETS`, at the recorded budget
+    :data:`RECORDED_AB_MAX_TOKENS`, against :func:`recorded_ab_client`.
+
+    Parameters
+    ----------
+    n : int, default 50
+        Requests per cell (the recording holds 50).
+    **options
+        Passed to :func:`ab_test` (``on_turn``, ``checkpoint``, ``concurrency``...).
+
+    Returns
+    -------
+    ABResult
+
+    Raises
+    ------
+    CassetteMissError
+        When a prompt differs from the recording.
+    """
+    from ..datasets import load_dataset
+
+    options.setdefault("max_tokens", RECORDED_AB_MAX_TOKENS)
+    return ab_test([load_dataset(name) for name in RECORDED_AB_DATASETS], recorded_ab_client(),
+                   n=n, **options)

@@ -2,7 +2,8 @@
 
 Every turn is graded under the study's three rules (``toolform.grading``) and against BFCL's
 possible answers (``toolform.possible_answers``, the ``correct_possible_answers`` turn column).
-:func:`bfcl_arm_table` lays the four side by side, per cell and BFCL category, so a reader sees
+:func:`bfcl_arm` returns a :class:`BFCLArmResult`; its ``cells`` (:func:`bfcl_arm_table`) lay the
+four side by side, per cell and BFCL category, so a reader sees
 where the study's rules and BFCL's checker part ways (BFCL wants exact names, exact types and no
 argument left at its default; the study forgives separators in names under ``main``).
 :func:`grading_disagreements` lists the turns where the main rule and BFCL's checker disagree,
@@ -17,26 +18,29 @@ eight more cells on ``simple_python`` and ``multiple``.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import pandas as pd
 
-from .._deprecated import moved_names
-from ._ab import LOCAL_MODEL_ID, select_requests
 from ..errors import GradingError
-from ..grading import GRADINGS as _GRADINGS
-from ..grading import RULES, grade
+from ..grading import GRADINGS, grade
 from ..ir import Request
 from ..possible_answers import grade_possible_answers
 from ..protocols import parse_reply
 from ..repeats import expand_repeats
 from ..runs import Cell, run_cells
 from ..stats import wilson_interval
+from ._ab import LOCAL_MODEL_ID, select_requests
+from ._result import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, ExperimentResult, OnTurn,
+                      as_cells, check_call)
 
 __all__ = ["BFCL_ARM_COLUMNS", "DISAGREEMENT_COLUMNS", "RECORDED_BFCL_CASSETTE",
-           "RECORDED_BFCL_CELL", "RECORDED_BFCL_DRAW", "bfcl_arm", "bfcl_arm_requests",
-           "bfcl_arm_table", "grading_disagreements", "recorded_bfcl_client"]
+           "RECORDED_BFCL_CELL", "RECORDED_BFCL_DRAW", "RECORDED_BFCL_MAX_TOKENS", "BFCLArmResult",
+           "bfcl_arm", "bfcl_arm_requests", "bfcl_arm_table", "grading_disagreements",
+           "recorded_bfcl_arm", "recorded_bfcl_client"]
 
 #: The committed cassette of the local model's BFCL-arm replies (``datasets/cassettes/``).
 RECORDED_BFCL_CASSETTE = "cassettes/bfcl_arm_qwen2.5-coder-0.5b-instruct.jsonl"
@@ -47,9 +51,7 @@ RECORDED_BFCL_DRAW: tuple[tuple[str, int, int], ...] = (
     ("bfcl/simple_python", 40, 2), ("bfcl/multiple", 40, 2), ("bfcl/parallel", 50, 2),
     ("bfcl/parallel_multiple", 30, 2))
 #: Completion budget the cassette was recorded with, in tokens (part of each reply's key).
-RECORDED_MAX_TOKENS = 256
-#: ``GRADINGS`` lives in ``toolform.grading`` now (one list of rules); the old path is kept one release.
-__getattr__ = moved_names(__name__, {"GRADINGS": "toolform.grading.GRADINGS"})
+RECORDED_BFCL_MAX_TOKENS = 256
 
 #: The declared columns of :func:`bfcl_arm_table`: (name, dtype, unit, meaning).
 BFCL_ARM_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
@@ -105,8 +107,9 @@ def bfcl_arm_requests(draw: Sequence[tuple[str, int, int]] = RECORDED_BFCL_DRAW
 def recorded_bfcl_client() -> Any:
     """A replay-only client over the committed BFCL-arm cassette of the local model.
 
-    ``bfcl_arm(bfcl_arm_requests(), recorded_bfcl_client())`` replays the 160 recorded turns
-    offline; any other request raises ``CassetteMissError``.
+    ``bfcl_arm(bfcl_arm_requests(), recorded_bfcl_client(), max_tokens=RECORDED_BFCL_MAX_TOKENS)``
+    replays the 160 recorded turns offline (what :func:`recorded_bfcl_arm` does); any other
+    request raises ``CassetteMissError``.
     """
     from ..clients import ReplayClient
     from ..datasets import data_path
@@ -114,11 +117,54 @@ def recorded_bfcl_client() -> Any:
     return ReplayClient(data_path(RECORDED_BFCL_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
 
 
-def bfcl_arm(requests: Sequence[Request], client: Any,
-             cells: Sequence[Cell] = (RECORDED_BFCL_CELL,), *,
-             checkpoint: str | os.PathLike[str] | None = None, max_concurrency: int = 4,
-             max_tokens: int = RECORDED_MAX_TOKENS, progress: bool = True,
-             repeats: int = 1) -> pd.DataFrame:
+@dataclass(frozen=True)
+class BFCLArmResult(ExperimentResult):
+    """What :func:`bfcl_arm` returns (an :class:`~toolform.experiments.ExperimentResult`).
+
+    Attributes
+    ----------
+    turns : pandas.DataFrame
+        One row per turn (``toolform.runs.TURN_COLUMNS``); ``correct_possible_answers`` is
+        BFCL's verdict.
+    cells : pandas.DataFrame
+        :func:`bfcl_arm_table`: one row per cell, BFCL category and grading
+        (:data:`BFCL_ARM_COLUMNS`), accuracy and Wilson 95% interval in percent.
+    model : str
+        The model measured.
+    """
+
+    def table(self) -> pd.DataFrame:
+        """Accuracy (percent) per cell and category, one column per grading.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Index (cell, category) in run order; columns ``toolform.grading.GRADINGS``;
+            rounded to one decimal.
+        """
+        wide = self.cells.pivot_table(index=["cell", "category"], columns="grading",
+                                      values="accuracy", sort=False)
+        return wide[[g for g in GRADINGS if g in wide.columns]].round(1)
+
+    def chart(self) -> Any:
+        """Altair chart: accuracy per category under each grading (``bfcl_arm_chart``)."""
+        from ..charts import bfcl_arm_chart
+
+        return bfcl_arm_chart(self.cells)
+
+    def disagreements(self, requests: Sequence[Request] | Mapping[str, Request]
+                      ) -> pd.DataFrame:
+        """The turns where the main rule and BFCL's checker disagree
+        (:func:`grading_disagreements` over :attr:`turns`)."""
+        return grading_disagreements(self.turns, requests)
+
+
+def bfcl_arm(requests: Sequence[Request], client: Any, *,
+             cells: Sequence[Any] = (RECORDED_BFCL_CELL,),
+             checkpoint: str | os.PathLike[str] | None = None, on_turn: OnTurn | None = None,
+             max_tokens: int = DEFAULT_MAX_TOKENS, concurrency: int = DEFAULT_CONCURRENCY,
+             progress: bool = False, stop: threading.Event | None = None,
+             repeats: int = 1) -> BFCLArmResult:
     """Answer BFCL requests in each cell; one row per turn, graded four ways.
 
     Parameters
@@ -127,22 +173,53 @@ def bfcl_arm(requests: Sequence[Request], client: Any,
         BFCL requests (e.g. :func:`bfcl_arm_requests`); any labelled requests work.
     client : ChatClient
         The model (a live ``OpenAICompatClient``, :func:`recorded_bfcl_client`...).
-    cells : sequence of Cell
-        Formats × protocols to run. Default: the recorded cell.
-    checkpoint, max_concurrency, max_tokens, progress
-        As in ``toolform.runs.run_cells`` (``max_tokens`` defaults to the recorded 256).
+    cells : sequence of Cell, str or (str, str), default (:data:`RECORDED_BFCL_CELL`,)
+        Formats × protocols to run (as :func:`~toolform.experiments.ab_test` takes them).
+    checkpoint, on_turn, max_tokens, concurrency, progress, stop
+        As in :func:`~toolform.experiments.ab_test` (the recording's budget is
+        :data:`RECORDED_BFCL_MAX_TOKENS`).
     repeats : int, default 1
-        Times each request is asked (in every cell; ``toolform.repeats.expand_repeats``: repeat ``i``
-        has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
+        Times each request is asked (in every cell; ``toolform.repeats.expand_repeats``: repeat
+        ``i`` has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
         pass^k and the flip rate off the turns).
 
     Returns
     -------
-    pandas.DataFrame
-        ``toolform.runs.TURN_COLUMNS``; ``correct_possible_answers`` is BFCL's verdict.
+    BFCLArmResult
+
+    Raises
+    ------
+    InvalidParameterError
+        When the client comes before the requests, or ``cells`` is empty.
     """
-    return run_cells(cells, expand_repeats(requests, repeats), client, checkpoint=checkpoint,
-                     max_concurrency=max_concurrency, max_tokens=max_tokens, progress=progress)
+    check_call(requests, client, "bfcl_arm")
+    turns = run_cells(as_cells(cells), expand_repeats(requests, repeats), client,
+                      checkpoint=checkpoint, max_concurrency=concurrency,
+                      max_tokens=max_tokens, progress=progress, stop=stop, on_turn=on_turn)
+    return BFCLArmResult(turns=turns, cells=bfcl_arm_table(turns),
+                         model=getattr(client, "model", ""))
+
+
+def recorded_bfcl_arm(**options: Any) -> BFCLArmResult:
+    """Replay the committed BFCL arm of the local model, offline: :data:`RECORDED_BFCL_DRAW` in
+    :data:`RECORDED_BFCL_CELL` at :data:`RECORDED_BFCL_MAX_TOKENS`.
+
+    Parameters
+    ----------
+    **options
+        Passed to :func:`bfcl_arm` (``on_turn``, ``checkpoint``...).
+
+    Returns
+    -------
+    BFCLArmResult
+
+    Raises
+    ------
+    CassetteMissError
+        When a prompt differs from the recording.
+    """
+    options.setdefault("max_tokens", RECORDED_BFCL_MAX_TOKENS)
+    return bfcl_arm(bfcl_arm_requests(), recorded_bfcl_client(), **options)
 
 
 def bfcl_arm_table(turns: pd.DataFrame) -> pd.DataFrame:
@@ -151,7 +228,7 @@ def bfcl_arm_table(turns: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     turns : pandas.DataFrame
-        Turn rows from :func:`bfcl_arm` or ``run_cells``.
+        Turn rows (``BFCLArmResult.turns``, ``ABResult.turns`` or ``run_cells``).
 
     Returns
     -------
@@ -161,7 +238,7 @@ def bfcl_arm_table(turns: pd.DataFrame) -> pd.DataFrame:
     rows = []
     graded = turns[turns["error"].isna()]
     for (cell, category), group in graded.groupby(["cell", "category"], sort=False):
-        for grading in _GRADINGS:
+        for grading in GRADINGS:
             correct = int(group[f"correct_{grading}"].sum())
             low, high = wilson_interval(correct, len(group))
             rows.append({"cell": cell, "category": category, "grading": grading,
@@ -183,7 +260,7 @@ def grading_disagreements(turns: pd.DataFrame,
     Parameters
     ----------
     turns : pandas.DataFrame
-        Turn rows from :func:`bfcl_arm` or ``run_cells`` (``toolform.runs.TURN_COLUMNS``).
+        Turn rows (``BFCLArmResult.turns`` or ``run_cells``; ``toolform.runs.TURN_COLUMNS``).
     requests : sequence of Request, or mapping of str to Request
         The requests the turns answered (a sequence is keyed by ``Request.id``); each kept turn's
         ``request_id`` must be among them.

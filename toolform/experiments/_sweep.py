@@ -1,15 +1,12 @@
-"""The long-catalogue comparisons, as runs that return tidy DataFrames.
+"""The tool-count sweep: each request answered in catalogues of growing size, per strategy.
 
-* :func:`count_sweep` — the tool-count sweep: each request answered in catalogues of growing
-  size (the generator's nested decoy catalogues, 1 … 256 tools), under each strategy: the whole
-  block (``one_shot``), the ``k`` best tools by BM25 or an embedding (``retrieve``), names first
-  then the chosen schema (``two_stage``, names or names with descriptions). One row per turn;
-  :func:`summarize_sweep` gives accuracy, empty turns, tokens and cost per strategy and size.
-* :func:`recall_at_k` — how often a retriever's top ``k`` holds the gold tool, on labelled
-  requests (``mcp/catalogue``: 97 real MCP tools; ``generated/tasks``: 93 generated tools).
-* :func:`end_to_end` — recall × selection accuracy: the share of turns that can end right when
-  only the top ``k`` are shown, reading selection accuracy at ``k`` tools from the study's sweep
-  (evidence table ``tool_count_pooled``) or from a measured sweep.
+:func:`count_sweep` shows each request inside the generator's nested decoy catalogues (1 … 256
+tools), in each cell (format × protocol), under each strategy: the whole block (``one_shot``),
+the ``k`` best tools by BM25 or an embedding (``retrieve``), names first then the chosen schema
+(``two_stage``, names or names with descriptions). It returns a :class:`SweepResult`: one row per
+turn, and :func:`summarize_sweep`'s accuracy, empty turns, tokens and cost per cell, strategy and
+size. A turn here may be two model calls (two-stage), so the sweep runs its own loop rather than
+the runner's; it keeps the runner's checkpoint, resume and ``on_turn`` contract.
 
 Runs replay from cassettes: wrap the client in :class:`~toolform.clients.ReplayClient` and a
 second run asks the model nothing (``mode="replay"`` makes a missing recording an error).
@@ -17,38 +14,51 @@ second run asks the model nothing (``mode="replay"`` makes a missing recording a
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
+from ..catalogue._retrieve import METHODS, Retriever
+from ..catalogue._two_stage import SELECTION_MAX_TOKENS, TwoStage
 from ..errors import CassetteMissError, ClientError, InvalidParameterError
 from ..evidence import load_evidence
 from ..formats import get_format, render
 from ..generator import decoy_catalogue
 from ..grading import grade
 from ..ir import Request, Toolset
+from ..journal import JournalWriter
 from ..protocols import parse_reply
 from ..repeats import expand_repeats
+from ..runs import Cell
 from ..stats import wilson_interval
 from ..tokens import estimate_tokens
-from ..catalogue._retrieve import METHODS, Retriever, recall_at
-from ..catalogue._two_stage import SELECTION_MAX_TOKENS, TwoStage
+from ._result import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, ExperimentResult, OnTurn,
+                      as_cells, check_call, typed_frame)
 
 __all__ = [
     "DEFAULT_STRATEGIES",
-    "END_TO_END_COLUMNS",
-    "RECALL_COLUMNS",
+    "RECORDED_SWEEP_CASSETTE",
+    "RECORDED_SWEEP_CONTEXT_TOKENS",
+    "RECORDED_SWEEP_MAX_TOKENS",
+    "RECORDED_SWEEP_SIZES",
+    "RECORDED_SWEEP_STRATEGIES",
     "SUMMARY_COLUMNS",
+    "SWEEP_CELLS",
     "SWEEP_COLUMNS",
     "SWEEP_SIZES",
     "Strategy",
+    "SweepResult",
     "count_sweep",
-    "end_to_end",
     "make_strategies",
-    "recall_at_k",
+    "recorded_sweep",
+    "recorded_sweep_requests",
     "summarize_sweep",
 ]
 
@@ -133,9 +143,25 @@ def make_strategies(*, ks: Sequence[int] = (4, 8), methods: Sequence[str] = METH
 #: The sweep's default strategies: one shot; BM25 and embedding retrieval of 4 and 8 tools;
 #: names and names-with-descriptions two-stage.
 DEFAULT_STRATEGIES = make_strategies()
+#: The strategies of the committed recording: one shot, BM25 top 4, both two-stage arms.
+RECORDED_SWEEP_STRATEGIES = (Strategy("one_shot"), Strategy("retrieve", "bm25", 4),
+                             Strategy("two_stage", include_descriptions=False),
+                             Strategy("two_stage"))
+
+#: The sweep's default cell: the study's sweep format with its default protocol.
+SWEEP_CELLS: tuple[Cell, ...] = (Cell("xml_schema"),)
+#: The committed sweep recording of the local model (``datasets/cassettes/``).
+RECORDED_SWEEP_CASSETTE = "cassettes/catalogue_sweep_qwen2.5-coder-0.5b-instruct.jsonl"
+#: Its completion budget, in tokens (part of each reply's key).
+RECORDED_SWEEP_MAX_TOKENS = 256
+#: Its catalogue sizes, in tools.
+RECORDED_SWEEP_SIZES = (1, 4, 16, 64)
+#: Its context window, in tokens (``context_tokens``).
+RECORDED_SWEEP_CONTEXT_TOKENS = 8192
 
 #: Declared columns of a sweep turn: (name, dtype, unit, meaning).
 SWEEP_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
+    ("cell", "string", "", "format_id/protocol_id"),
     ("model", "string", "", "model id as the client reports it"),
     ("strategy", "string", "", "strategy id (one_shot, bm25_k8, two_stage_names_desc ...)"),
     ("kind", "string", "", "one_shot, retrieve or two_stage"),
@@ -172,6 +198,7 @@ SWEEP_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
 
 #: Declared columns of :func:`summarize_sweep`: (name, dtype, unit, meaning).
 SUMMARY_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
+    ("cell", "string", "", "format_id/protocol_id"),
     ("strategy", "string", "", "strategy id"),
     ("kind", "string", "", "one_shot, retrieve or two_stage"),
     ("n_tools", "int64", "tools", "tools in the catalogue"),
@@ -190,35 +217,6 @@ SUMMARY_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("completion_tokens", "float64", "tokens", "mean reply tokens per turn"),
     ("cost_usd_per_1k", "float64", "usd", "cost of 1,000 turns"),
 )
-
-#: Declared columns of :func:`recall_at_k`: (name, dtype, unit, meaning).
-RECALL_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
-    ("dataset", "string", "", "the requests' dataset"),
-    ("method", "string", "", "bm25 or embed"),
-    ("k", "int64", "tools", "tools kept"),
-    ("n", "int64", "requests", "requests with a gold tool"),
-    ("n_tools", "int64", "tools", "catalogue size (the largest, when requests differ)"),
-    ("recall", "float64", "percent", "mean share of gold tools in the top k"),
-)
-
-#: Declared columns of :func:`end_to_end`: (name, dtype, unit, meaning).
-END_TO_END_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
-    *RECALL_COLUMNS,
-    ("selection_accuracy", "float64", "percent", "accuracy when k tools are shown with the gold "
-                                                  "one among them"),
-    ("end_to_end", "float64", "percent", "recall × selection accuracy"),
-    ("selection_source", "string", "", "where selection accuracy comes from"),
-)
-
-
-def _typed(rows: list[dict[str, Any]], columns: Sequence[tuple[str, str, str, str]]
-           ) -> pd.DataFrame:
-    frame = pd.DataFrame(rows, columns=[c[0] for c in columns])
-    for name, dtype, _, _ in columns:
-        if dtype != "object":
-            frame[name] = frame[name].astype(dtype)
-    return frame
-
 
 def _prices(setting: str) -> tuple[float, float]:
     table = load_evidence("cost_prices")
@@ -255,7 +253,8 @@ class _Turn:
         self.latency_s += completion.latency_s
 
 
-def _gold_names(request: Request) -> list[str]:
+def gold_names(request: Request) -> list[str]:
+    """The request's gold tools, each once, in gold-call order."""
     return list(dict.fromkeys(g.name for g in request.gold))
 
 
@@ -267,13 +266,14 @@ class _Runner:
         self.client = client
         self.format_id = get_format(format_id).id
         self.protocol_id = protocol_id or get_format(format_id).default_protocol
+        self.cell = f"{self.format_id}/{self.protocol_id}"
         self.seed = seed
         self.context_tokens = context_tokens
         self.max_tokens = max_tokens
         self.prices = prices
 
     def catalogue(self, request: Request, n_tools: int) -> Toolset:
-        return decoy_catalogue(n_tools, self.seed, target=_gold_names(request))
+        return decoy_catalogue(n_tools, self.seed, target=gold_names(request))
 
     def fits(self, messages: list[dict[str, Any]], reply_tokens: int) -> bool:
         return (self.context_tokens is None
@@ -281,8 +281,9 @@ class _Runner:
 
     def turn(self, request: Request, n_tools: int, strategy: Strategy) -> dict[str, Any]:
         catalogue = self.catalogue(request, n_tools)
-        gold = _gold_names(request)
+        gold = gold_names(request)
         row: dict[str, Any] = {
+            "cell": self.cell,
             "model": getattr(self.client, "model", ""), "strategy": strategy.id,
             "kind": strategy.kind, "format_id": self.format_id, "protocol_id": self.protocol_id,
             "n_tools": n_tools, "request_id": request.id, "category": request.category,
@@ -365,105 +366,204 @@ class _Runner:
         return second.text, 1
 
 
-def count_sweep(client: Any, requests: Iterable[Request], *,
-                sizes: Sequence[int] = SWEEP_SIZES,
+@dataclass(frozen=True)
+class SweepResult(ExperimentResult):
+    """What :func:`count_sweep` returns (an :class:`~toolform.experiments.ExperimentResult`).
+
+    Attributes
+    ----------
+    turns : pandas.DataFrame
+        One row per (cell, request, size, strategy), columns :data:`SWEEP_COLUMNS`.
+    cells : pandas.DataFrame
+        :func:`summarize_sweep`: one row per (cell, strategy, size), columns
+        :data:`SUMMARY_COLUMNS`; shares in percent.
+    model : str
+        The model measured.
+    """
+
+    def table(self) -> pd.DataFrame:
+        """Accuracy (percent) by catalogue size (rows) and strategy (columns; cell and strategy
+        when the sweep ran more than one cell), rounded to one decimal."""
+        columns = ["cell", "strategy"] if self.cells["cell"].nunique() > 1 else "strategy"
+        return self.cells.pivot_table(index="n_tools", columns=columns, values="accuracy",
+                                      sort=False).round(1)
+
+    def chart(self) -> Any:
+        """Altair chart: accuracy by catalogue size, one line per strategy
+        (``toolform.charts.count_sweep_chart``)."""
+        from ..charts import count_sweep_chart
+
+        return count_sweep_chart(self.cells)
+
+
+def _sweep_key(row: dict[str, Any]) -> tuple[str, str, int, str]:
+    return (str(row["cell"]), str(row["strategy"]), int(row["n_tools"]), str(row["request_id"]))
+
+
+def _read_sweep_checkpoint(path: Path) -> dict[tuple[str, str, int, str], dict[str, Any]]:
+    """The finished sweep turns in a checkpoint (a later row replaces an earlier one); the
+    journal writer has already set a torn last line aside."""
+    rows: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+    if not path.exists():
+        return rows
+    for number, line in enumerate(path.read_bytes().split(b"\n"), start=1):
+        if line.strip():
+            try:
+                row = json.loads(line)
+                rows[_sweep_key(row)] = row
+            except (ValueError, KeyError, TypeError) as exc:
+                raise InvalidParameterError(
+                    f"sweep checkpoint {path}, line {number}: not a sweep turn row "
+                    f"({type(exc).__name__}: {exc})") from exc
+    return rows
+
+
+def count_sweep(requests: Iterable[Request], client: Any, *,
+                cells: Sequence[Any] = SWEEP_CELLS,
+                checkpoint: str | os.PathLike[str] | None = None, on_turn: OnTurn | None = None,
+                max_tokens: int = DEFAULT_MAX_TOKENS, concurrency: int = DEFAULT_CONCURRENCY,
+                progress: bool = False, stop: threading.Event | None = None, repeats: int = 1,
+                seed: int = 0, sizes: Sequence[int] = SWEEP_SIZES,
                 strategies: Sequence[Strategy] = DEFAULT_STRATEGIES,
-                format_id: str = "xml_schema", protocol_id: str | None = None, seed: int = 0,
-                context_tokens: int | None = None, max_tokens: int = 256,
-                price_setting: str = "self_hosted", max_concurrency: int = 1,
-                progress: bool = False, repeats: int = 1) -> pd.DataFrame:
-    """Answer each request in catalogues of each size under each strategy.
+                context_tokens: int | None = None,
+                price_setting: str = "self_hosted") -> SweepResult:
+    """Answer each request in catalogues of each size, in each cell, under each strategy.
 
     Parameters
     ----------
-    client : ChatClient
-        The model (a :class:`~toolform.clients.ReplayClient` to record or replay).
     requests : iterable of Request
         Requests whose gold tools are generated tools (``generated_tasks()``,
         ``load_dataset("generated/tasks")``); each is shown inside
         ``decoy_catalogue(size, seed, target=<gold tools>)`` instead of its own toolset.
+    client : ChatClient
+        The model (a :class:`~toolform.clients.ReplayClient` to record or replay).
+    cells : sequence of Cell, str or (str, str), default :data:`SWEEP_CELLS`
+        The formats (and protocols) every schema is shown in, as
+        :func:`~toolform.experiments.ab_test` takes them. Default: ``xml_schema``.
+    checkpoint : path, optional
+        JSONL file every finished turn is appended to (the runner's durability policy,
+        :mod:`toolform.journal`); a rerun asks only the turns not finished (a turn that ended
+        in a server error is asked again).
+    on_turn : callable, optional
+        Called with each finished turn's row (:data:`SWEEP_COLUMNS`), from the calling thread,
+        once per turn of the result: the checkpoint's turns first, then each new one in
+        (cell, request, size, strategy) order.
+    max_tokens : int, default :data:`DEFAULT_MAX_TOKENS`
+        The call prompt's reply cap (a selection call's is 48; the recording's
+        :data:`RECORDED_SWEEP_MAX_TOKENS`).
+    concurrency : int, default :data:`DEFAULT_CONCURRENCY`
+        Turns in flight at once.
+    progress : bool, default False
+        Show a tqdm bar.
+    stop : threading.Event, optional
+        When set, no new turn starts; the result holds the turns finished (resume by running
+        again on the checkpoint).
+    repeats : int, default 1
+        Times each request is asked (at every size and strategy;
+        ``toolform.repeats.expand_repeats``: repeat ``i`` has the id ``<id>#repeat<i>``;
+        ``toolform.repeats.repeat_summary`` reads pass@k, pass^k and the flip rate off the
+        turns).
+    seed : int, default 0
+        The decoy catalogues' seed.
     sizes : sequence of int, default 1, 2, 4 … 256
         Catalogue sizes, in tools.
     strategies : sequence of Strategy, default :data:`DEFAULT_STRATEGIES`
-    format_id : str, default "xml_schema"
-        The format every schema is shown in.
-    protocol_id : str, optional
-        Defaults to the format's default protocol.
-    seed : int, default 0
-        The decoy catalogues' seed.
     context_tokens : int, optional
         The model's context window in tokens: a prompt whose characters / 4 plus its reply cap
         exceed it is not sent and counts as an empty turn (``over_context``), as a server
         would refuse it.
-    max_tokens : int, default 256
-        The call prompt's reply cap (a selection call's is 48).
     price_setting : str, default "self_hosted"
         A row of the evidence table ``cost_prices`` (``frontier_api`` or ``self_hosted``); the
         cost is prompt and reply tokens at its input and output prices, caching aside.
-    max_concurrency : int, default 1
-        Turns in flight at once.
-    progress : bool, default False
-        Show a tqdm bar.
-    repeats : int, default 1
-        Times each request is asked (at every size and strategy; ``toolform.repeats.expand_repeats``: repeat ``i``
-        has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
-        pass^k and the flip rate off the turns).
 
     Returns
     -------
-    pandas.DataFrame
-        One row per (request, size, strategy), columns :data:`SWEEP_COLUMNS`, in request, size,
-        strategy order. A server failure is a row with ``error`` set.
+    SweepResult
+        ``turns``: one row per (cell, request, size, strategy) in that order; a server failure
+        is a row with ``error`` set.
 
     Raises
     ------
-    ValueError
-        When a request's gold tool is not a generated tool, a size is out of range, or the
-        price setting is unknown.
+    InvalidParameterError
+        When a request's gold tool is not a generated tool, a size is out of range, the price
+        setting is unknown, ``cells`` is empty, or the client comes before the requests.
     CassetteMissError
         When a replay-only client has no recording of a request (other client failures are
         rows with ``error`` set).
     """
-    runner = _Runner(client, format_id, protocol_id, seed, context_tokens, max_tokens,
-                     _prices(price_setting))
+    check_call(requests, client, "count_sweep")
+    prices = _prices(price_setting)
+    runners = [_Runner(client, cell.format_id, cell.protocol_id, seed, context_tokens,
+                       max_tokens, prices) for cell in as_cells(cells)]
     requests = expand_repeats(list(requests), repeats)
-    jobs = [(r, n, s) for r in requests for n in sizes for s in strategies]
+    jobs = [(runner, r, n, s) for runner in runners for r in requests for n in sizes
+            for s in strategies]
     for request in requests:  # fail on a bad request or size before asking the model anything
         for n in sizes:
-            runner.catalogue(request, n)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
+            runners[0].catalogue(request, n)
+    writer = JournalWriter(checkpoint) if checkpoint is not None else None
+    try:
+        done = _read_sweep_checkpoint(Path(checkpoint)) if checkpoint is not None else {}
+        keys = [(runner.cell, s.id, n, r.id) for runner, r, n, s in jobs]
+        kept = {k: done[k] for k in keys if k in done and not done[k].get("error")}
+        todo = [job for job, k in zip(jobs, keys) if k not in kept]
+        if on_turn is not None:
+            for k in keys:
+                if k in kept:
+                    on_turn(kept[k])
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(jobs), desc="count sweep")
-    rows: list[dict[str, Any]] = []
-    with ThreadPoolExecutor(max_workers=max(1, max_concurrency)) as pool:
-        for row in pool.map(lambda job: runner.turn(*job), jobs):
-            rows.append(row)
-            if bar is not None:
-                bar.update(1)
-    if bar is not None:
-        bar.close()
-    return _typed(rows, SWEEP_COLUMNS)
+            bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc="count sweep")
+
+        def answer(job: tuple[Any, ...]) -> dict[str, Any] | None:
+            if stop is not None and stop.is_set():
+                return None  # stopped: this turn is not started
+            runner, request, n_tools, strategy = job
+            return runner.turn(request, n_tools, strategy)
+
+        fresh: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+        with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+            for row in pool.map(answer, todo):
+                if row is None:
+                    continue
+                if writer is not None:
+                    writer.append(row)
+                fresh[_sweep_key(row)] = row
+                if bar is not None:
+                    bar.update(1)
+                if on_turn is not None:
+                    on_turn(row)
+        if bar is not None:
+            bar.close()
+    finally:
+        if writer is not None:
+            writer.close()
+    rows = [kept.get(k) or fresh[k] for k in keys if k in kept or k in fresh]
+    turns = typed_frame(rows, SWEEP_COLUMNS)
+    return SweepResult(turns=turns, cells=summarize_sweep(turns),
+                       model=getattr(client, "model", ""))
 
 
 def summarize_sweep(turns: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy, empty turns, tokens and cost per strategy and catalogue size.
+    """Accuracy, empty turns, tokens and cost per cell, strategy and catalogue size.
 
     Parameters
     ----------
     turns : pandas.DataFrame
-        :func:`count_sweep`'s rows.
+        ``SweepResult.turns``.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (strategy, n_tools), columns :data:`SUMMARY_COLUMNS`; shares in percent,
+        One row per (cell, strategy, n_tools), columns :data:`SUMMARY_COLUMNS`; shares in percent,
         token means per turn, cost per 1,000 turns in US dollars. Turns with a server error are
         left out of every mean and counted in ``n_errors``.
     """
     rows = []
-    for (strategy, n_tools), group in turns.groupby(["strategy", "n_tools"], sort=False):
+    for (cell, strategy, n_tools), group in turns.groupby(["cell", "strategy", "n_tools"],
+                                                          sort=False):
         graded = group[group["error"].isna()]
         n = len(graded)
         correct = int(graded["correct"].sum())
@@ -474,7 +574,7 @@ def summarize_sweep(turns: pd.DataFrame) -> pd.DataFrame:
 
         staged = graded[graded["kind"] == "two_stage"]
         rows.append({
-            "strategy": strategy, "kind": group["kind"].iloc[0], "n_tools": n_tools, "n": n,
+            "cell": cell, "strategy": strategy, "kind": group["kind"].iloc[0], "n_tools": n_tools, "n": n,
             "n_errors": len(group) - n, "accuracy": 100 * correct / n if n else math.nan,
             "ci_low": low, "ci_high": high, "empty": share("empty"), "no_call": share("no_call"),
             "over_context": share("over_context"), "gold_shown": share("gold_shown"),
@@ -484,100 +584,45 @@ def summarize_sweep(turns: pd.DataFrame) -> pd.DataFrame:
             "completion_tokens": float(graded["completion_tokens"].mean()) if n else math.nan,
             "cost_usd_per_1k": 1000 * float(graded["cost_usd"].mean()) if n else math.nan,
         })
-    return _typed(rows, SUMMARY_COLUMNS)
+    return typed_frame(rows, SUMMARY_COLUMNS)
 
 
-def recall_at_k(requests: Any, *, methods: Sequence[str] = ("bm25",),
-                ks: Sequence[int] = (1, 2, 4, 8, 16, 32), dataset: str | None = None
-                ) -> pd.DataFrame:
-    """Recall@k of each retriever on labelled requests.
+def recorded_sweep_requests() -> list[Request]:
+    """The committed sweep's requests: four generated tier-1 and tier-2 tasks in clear style,
+    drawn with seed 0."""
+    from ..generator import generated_tasks
+    from ..recordings import select_requests
 
-    Parameters
-    ----------
-    requests : Dataset or sequence of Request
-        Each request is ranked against its own toolset (one index per distinct toolset);
-        requests without a gold call are skipped.
-    methods : sequence of str, default ("bm25",)
-        ``"bm25"`` and/or ``"embed"``.
-    ks : sequence of int, default (1, 2, 4, 8, 16, 32)
-    dataset : str, optional
-        The label in the ``dataset`` column; defaults to the dataset's name.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (method, k), columns :data:`RECALL_COLUMNS`; recall in percent.
-
-    Raises
-    ------
-    ValueError
-        On an unknown method or a k below 1.
-    MissingDependencyError
-        For ``"embed"`` without its packages.
-    """
-    name = dataset or getattr(requests, "name", "requests")
-    items = [r for r in getattr(requests, "requests", requests) if r.gold]
-    if any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in ks):
-        raise InvalidParameterError(f"every k must be an integer >= 1, got {list(ks)}")
-    groups: dict[int, list[Request]] = {}
-    for r in items:
-        groups.setdefault(id(r.toolset), []).append(r)
-    rows = []
-    for method in methods:
-        hits: dict[int, list[float]] = {k: [] for k in ks}
-        for group in groups.values():
-            retriever = Retriever(group[0].toolset, method)
-            for r in group:
-                order = [n for n, _ in retriever.rank(r.text)]
-                for k in ks:
-                    hits[k].append(recall_at(order[:k], _gold_names(r)))
-        for k in ks:
-            rows.append({"dataset": name, "method": method, "k": k, "n": len(hits[k]),
-                         "n_tools": max((len(r.toolset) for r in items), default=0),
-                         "recall": 100 * sum(hits[k]) / len(hits[k]) if hits[k] else math.nan})
-    return _typed(rows, RECALL_COLUMNS)
+    return select_requests(generated_tasks(tiers=(1, 2), styles=("clear",)), 4, seed=0)
 
 
-def end_to_end(recall: pd.DataFrame, selection: pd.DataFrame | None = None, *,
-               reading: str = "exact_tool") -> pd.DataFrame:
-    """End-to-end accuracy read as recall@k × selection accuracy at k tools.
+def recorded_sweep(**options: Any) -> SweepResult:
+    """Replay the committed count sweep of the local model, offline (an illustration).
+
+    :func:`recorded_sweep_requests` in ``xml_schema`` catalogues of
+    :data:`RECORDED_SWEEP_SIZES` tools under :data:`RECORDED_SWEEP_STRATEGIES`, in a
+    :data:`RECORDED_SWEEP_CONTEXT_TOKENS`-token context, at :data:`RECORDED_SWEEP_MAX_TOKENS`.
 
     Parameters
     ----------
-    recall : pandas.DataFrame
-        :func:`recall_at_k`'s rows.
-    selection : pandas.DataFrame, optional
-        Measured selection accuracy: columns ``n_tools`` and ``accuracy`` (percent), e.g. a
-        :func:`summarize_sweep` frame filtered to ``one_shot``. By default the study's pooled
-        sweep (evidence table ``tool_count_pooled``) under ``reading``.
-    reading : str, default "exact_tool"
-        The ``tool_count_pooled`` reading used by default: ``exact_tool`` (the right tool was
-        called) or ``strict`` (the whole call was right), among others.
+    **options
+        Passed to :func:`count_sweep` (``on_turn``, ``checkpoint``, ``concurrency``...).
 
     Returns
     -------
-    pandas.DataFrame
-        Columns :data:`END_TO_END_COLUMNS`, one row per recall row; ``selection_accuracy`` and
-        ``end_to_end`` are NaN where no selection accuracy was measured at that k.
+    SweepResult
 
     Raises
     ------
-    ValueError
-        When ``reading`` is not a reading of ``tool_count_pooled``.
+    CassetteMissError
+        When a prompt differs from the recording.
     """
-    if selection is None:
-        table = load_evidence("tool_count_pooled")
-        readings = sorted({r["reading"] for r in table.rows})
-        if reading not in readings:
-            raise InvalidParameterError(f"reading must be one of {readings}, got {reading!r}")
-        by_size = {r["n_tools"]: r["value"] for r in table.rows if r["reading"] == reading}
-        source = f"evidence tool_count_pooled ({reading}; {', '.join(table.source)})"
-    else:
-        by_size = dict(zip(selection["n_tools"].astype(int), selection["accuracy"].astype(float)))
-        source = "measured"
-    rows = []
-    for row in recall.to_dict("records"):
-        acc = by_size.get(int(row["k"]), math.nan)
-        rows.append({**row, "selection_accuracy": acc,
-                     "end_to_end": row["recall"] * acc / 100, "selection_source": source})
-    return _typed(rows, END_TO_END_COLUMNS)
+    from ..clients import ReplayClient
+    from ..datasets import data_path
+    from ..recordings import LOCAL_MODEL_ID
+
+    client = ReplayClient(data_path(RECORDED_SWEEP_CASSETTE), mode="replay", model=LOCAL_MODEL_ID)
+    settings = {"sizes": RECORDED_SWEEP_SIZES, "strategies": RECORDED_SWEEP_STRATEGIES,
+                "context_tokens": RECORDED_SWEEP_CONTEXT_TOKENS,
+                "max_tokens": RECORDED_SWEEP_MAX_TOKENS}
+    return count_sweep(recorded_sweep_requests(), client, **{**settings, **options})

@@ -13,6 +13,8 @@ The guard keeps instructions out of the description channel:
   without any description), and a log of every change.
 - :func:`pin` / :func:`verify` hash each tool definition so a description changed after approval
   is caught.
+- :func:`plant_instruction` writes the study's attack into a toolset and :func:`calls_follow`
+  tells whether a call obeyed it.
 - :func:`detector_scores` measures the rules on the labelled set in ``datasets/guard/``
   (``train_detector.py`` there trains TS111 on its development splits);
   ``toolform.experiments.hijack_experiment`` measures, per format, how often a model follows a
@@ -32,6 +34,7 @@ from ._fields import FIELD_KINDS, FieldText, iter_fields
 from ._labelled import (DEVELOPMENT_SPLITS, SPLITS, DetectorScores, LabelledText, detector_scores,
                         labelled_toolset, load_labelled_set)
 from ._learned import LearnedModel, instruction_probability, load_model
+from ._plant import DEFAULT_SENTENCE, DEFAULT_SENTINEL, calls_follow, plant_instruction
 from ._pin import PinReport, pin, read_lockfile, tool_hash, verify, write_lockfile
 from ._rule import MAX_DECODE_CHARS, SEVERITIES, Rule
 from ._rules import GUARD_RULES, clear_caches, get_rule
@@ -42,6 +45,8 @@ from ._scan import (FAIL_ON, FINDING_COLUMNS, Finding, GuardReport, findings_fra
 __all__ = [
     "CLEAN_MODES",
     "CleanLogEntry",
+    "DEFAULT_SENTENCE",
+    "DEFAULT_SENTINEL",
     "DEVELOPMENT_SPLITS",
     "DetectorScores",
     "FAIL_ON",
@@ -60,6 +65,7 @@ __all__ = [
     "SARIF_SCHEMA_URI",
     "SEVERITIES",
     "SPLITS",
+    "calls_follow",
     "clean_toolset",
     "clear_caches",
     "detector_scores",
@@ -72,6 +78,7 @@ __all__ = [
     "load_labelled_set",
     "load_model",
     "pin",
+    "plant_instruction",
     "read_lockfile",
     "sarif_log",
     "scan_text",
@@ -85,10 +92,9 @@ __all__ = [
 
 #: The hijack experiment moved to ``toolform.experiments``; its old names are kept one release.
 _moved = moved_names(__name__, {name: f"toolform.experiments.{name}" for name in (
-    "CONDITIONS", "DEFAULT_SENTENCE", "DEFAULT_SENTINEL", "HIJACK_COLUMNS", "HijackResult",
-    "RECORDED_HIJACK_CASSETTE", "RECORDED_HIJACK_DRAW", "RECORDED_HIJACK_FORMATS",
-    "RECORDED_HIJACK_SENTENCES", "calls_follow", "hijack_experiment", "plant_instruction",
-    "record_hijack", "recorded_hijack")}, stacklevel=3)
+    "CONDITIONS", "HIJACK_COLUMNS", "HijackResult", "RECORDED_HIJACK_CASSETTE",
+    "RECORDED_HIJACK_DRAW", "RECORDED_HIJACK_FORMATS", "RECORDED_HIJACK_SENTENCES",
+    "hijack_experiment", "record_hijack", "recorded_hijack")}, stacklevel=3)
 
 
 def __getattr__(name: str) -> Any:
