@@ -7,13 +7,12 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from toolform.abtest import RECORDED_AB_DATASETS, ab_test, recorded_ab_client
-from toolform.bfcl_arm import (BFCL_ARM_COLUMNS, DISAGREEMENT_COLUMNS,
-                               RECORDED_BFCL_DRAW, bfcl_arm, bfcl_arm_requests, bfcl_arm_table,
-                               grading_disagreements, recorded_bfcl_client)
 from toolform.cli import app
-from toolform.grading import GRADINGS
 from toolform.datasets import load_dataset
+from toolform.experiments import (BFCL_ARM_COLUMNS, DISAGREEMENT_COLUMNS, RECORDED_AB_DATASETS,
+                                  RECORDED_BFCL_DRAW, bfcl_arm_requests, bfcl_arm_table,
+                                  grading_disagreements, recorded_ab, recorded_bfcl_arm)
+from toolform.grading import GRADINGS
 from toolform.errors import GradingError
 from toolform.io import from_bfcl
 from toolform.ir import GoldCall, Request
@@ -23,8 +22,7 @@ from toolform.protocols import parse_reply
 
 @pytest.fixture(scope="module")
 def turns():
-    return bfcl_arm(bfcl_arm_requests(), recorded_bfcl_client(), progress=False,
-                    max_concurrency=2)
+    return recorded_bfcl_arm(concurrency=2).turns
 
 
 def test_the_recorded_draw_replays_every_turn(turns):
@@ -105,8 +103,7 @@ def hand_turns(**override):
 @pytest.fixture(scope="module")
 def both_recordings(turns):
     """The BFCL-arm turns and the eight-cell A/B turns, with the requests they answered."""
-    ab = ab_test([load_dataset(name) for name in RECORDED_AB_DATASETS], recorded_ab_client(),
-                 n=50, progress=False, max_concurrency=2)
+    ab = recorded_ab(concurrency=2)
     requests = [*bfcl_arm_requests(),
                 *(r for name in RECORDED_AB_DATASETS for r in load_dataset(name))]
     return pd.concat([turns, ab.turns], ignore_index=True), requests

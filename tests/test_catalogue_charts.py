@@ -6,27 +6,26 @@ import pandas as pd
 import pytest
 
 from catalogue_fakes import CatalogueFake
-from toolform.abtest import select_requests
-from toolform.catalogue import (RoutingLab, count_sweep, end_to_end, make_strategies,
-                                recall_at_k, summarize_sweep)
+from toolform.catalogue import RoutingLab
 from toolform.charts._catalogue import (count_sweep_chart, end_to_end_chart, recall_chart,
                                         routing_lab_chart, sweep_tokens_chart)
 from toolform.datasets import load_dataset
+from toolform.experiments import (count_sweep, end_to_end, make_strategies, recall_at_k,
+                                  select_requests)
 from toolform.generator import generated_tasks
 
 
 @pytest.fixture(scope="module")
 def summary():
     requests = select_requests(generated_tasks(), 3, seed=1)
-    turns = count_sweep(CatalogueFake(requests), requests, sizes=(1, 8),
-                        strategies=make_strategies(ks=(4,), methods=("bm25",)))
-    return summarize_sweep(turns)
+    return count_sweep(requests, CatalogueFake(requests), sizes=(1, 8),
+                       strategies=make_strategies(ks=(4,), methods=("bm25",))).cells
 
 
 @pytest.fixture(scope="module")
 def recall():
-    return pd.concat([recall_at_k(load_dataset("mcp/catalogue"), ks=(1, 4, 16)),
-                      recall_at_k(load_dataset("generated/tasks"), ks=(1, 4, 16))])
+    return pd.concat([recall_at_k(load_dataset("mcp/catalogue"), ks=(1, 4, 16)).cells,
+                      recall_at_k(load_dataset("generated/tasks"), ks=(1, 4, 16)).cells])
 
 
 def layer_fields(spec):

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from toolform.abtest import select_requests
-from toolform.catalogue import Strategy, count_sweep, summarize_sweep
 from toolform.clients import ReplayClient
+from toolform.experiments import Strategy, count_sweep, select_requests, summarize_sweep
 from toolform.generator import generated_tasks
 
 CASSETTE = (Path(__file__).resolve().parents[1] / "datasets" / "cassettes"
@@ -25,8 +24,8 @@ def requests():
 
 def replay(requests, strategies):
     client = ReplayClient(CASSETTE, mode="replay", model=MODEL)
-    return count_sweep(client, requests, sizes=SIZES, strategies=strategies,
-                       format_id="xml_schema", context_tokens=8192)
+    return count_sweep(requests, client, sizes=SIZES, strategies=strategies,
+                       cells=["xml_schema"], context_tokens=8192).turns
 
 
 def test_the_recorded_sweep_replays_with_no_miss(requests):

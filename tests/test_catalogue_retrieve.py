@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
 
-from toolform.catalogue import Retriever, recall_at_k, retrieve, tokenize
+from toolform.catalogue import Retriever, retrieve, tokenize
 from toolform.catalogue import _retrieve
 from toolform.catalogue._retrieve import tool_text
 from toolform.datasets import load_dataset
 from toolform.errors import MissingDependencyError
+from toolform.experiments import recall_at_k
 from toolform.generator import generated_toolset
 from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
 
@@ -99,7 +100,7 @@ def test_missing_embedding_packages_name_the_extra(monkeypatch):
 
 
 def test_recall_at_k_matches_a_direct_count(mcp):
-    frame = recall_at_k(mcp, ks=(1, 4, 97))
+    frame = recall_at_k(mcp, ks=(1, 4, 97)).cells
     assert list(frame["k"]) == [1, 4, 97]
     assert (frame["n"] == len(mcp)).all() and (frame["n_tools"] == 97).all()
     assert frame["dataset"].iloc[0] == "mcp/catalogue"

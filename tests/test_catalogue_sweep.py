@@ -9,13 +9,13 @@ import pandas as pd
 import pytest
 
 from catalogue_fakes import CatalogueFake
-from toolform.abtest import select_requests
-from toolform.catalogue import (END_TO_END_COLUMNS, SUMMARY_COLUMNS, SWEEP_COLUMNS, Retriever,
-                                Strategy, count_sweep, end_to_end, make_strategies,
-                                recall_at_k, summarize_sweep)
+from toolform.catalogue import Retriever
 from toolform.clients import ReplayClient
 from toolform.errors import CassetteMissError
 from toolform.evidence import load_evidence
+from toolform.experiments import (END_TO_END_COLUMNS, SUMMARY_COLUMNS, SWEEP_COLUMNS, Strategy,
+                                  count_sweep, end_to_end, make_strategies, recall_at_k,
+                                  select_requests, summarize_sweep)
 from toolform.generator import decoy_catalogue, generated_tasks
 
 SIZES = (1, 4, 16, 64)
@@ -29,8 +29,8 @@ def requests():
 
 @pytest.fixture(scope="module")
 def turns(requests):
-    return count_sweep(CatalogueFake(requests, confused_above=32), requests, sizes=SIZES,
-                       strategies=STRATEGIES)
+    return count_sweep(requests, CatalogueFake(requests, confused_above=32), sizes=SIZES,
+                       strategies=STRATEGIES, concurrency=1).turns
 
 
 def test_one_row_per_turn_with_declared_columns(turns, requests):
@@ -97,8 +97,8 @@ def test_summary_hand_checked(turns, requests):
 
 def test_over_context_prompts_are_not_sent(requests):
     fake = CatalogueFake(requests[:2])
-    turns = count_sweep(fake, requests[:2], sizes=(64,), strategies=(Strategy("one_shot"),),
-                        context_tokens=4000)
+    turns = count_sweep(requests[:2], fake, sizes=(64,), strategies=(Strategy("one_shot"),),
+                        context_tokens=4000).turns
     assert turns["over_context"].all() and turns["empty"].all()
     assert fake.log == [] and (turns["model_calls"] == 0).all()
 
@@ -106,9 +106,9 @@ def test_over_context_prompts_are_not_sent(requests):
 def test_bad_inputs_fail_before_any_model_call(requests):
     fake = CatalogueFake(requests)
     with pytest.raises(ValueError):
-        count_sweep(fake, requests, sizes=(10_000,), strategies=STRATEGIES)
+        count_sweep(requests, fake, sizes=(10_000,), strategies=STRATEGIES)
     with pytest.raises(ValueError, match="price setting"):
-        count_sweep(fake, requests, sizes=(1,), price_setting="free")
+        count_sweep(requests, fake, sizes=(1,), price_setting="free")
     assert fake.log == []
 
 
@@ -129,12 +129,12 @@ def test_a_recorded_sweep_replays_without_the_model(tmp_path, requests):
     cassette = tmp_path / "sweep.jsonl"
     fake = CatalogueFake(requests[:2])
     recorder = ReplayClient(cassette, fake, mode="auto")
-    first = count_sweep(recorder, requests[:2], sizes=(1, 16), strategies=STRATEGIES)
+    first = count_sweep(requests[:2], recorder, sizes=(1, 16), strategies=STRATEGIES).turns
     offline = ReplayClient(cassette, mode="replay", model=fake.model)
-    again = count_sweep(offline, requests[:2], sizes=(1, 16), strategies=STRATEGIES)
+    again = count_sweep(requests[:2], offline, sizes=(1, 16), strategies=STRATEGIES).turns
     pd.testing.assert_frame_equal(first, again)
     with pytest.raises(CassetteMissError):
-        count_sweep(offline, requests[2:3], sizes=(1,), strategies=STRATEGIES)
+        count_sweep(requests[2:3], offline, sizes=(1,), strategies=STRATEGIES)
 
 
 def test_end_to_end_from_the_study_sweep():
@@ -154,7 +154,7 @@ def test_end_to_end_from_the_study_sweep():
 
 
 def test_end_to_end_from_a_measured_sweep(turns):
-    recall = recall_at_k(generated_tasks()[:20], ks=(1, 4, 16))
+    recall = recall_at_k(generated_tasks()[:20], ks=(1, 4, 16)).cells
     one_shot = summarize_sweep(turns).query("strategy == 'one_shot'")
     frame = end_to_end(recall, one_shot)
     assert (frame["selection_source"] == "measured").all()

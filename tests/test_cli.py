@@ -66,7 +66,7 @@ def test_listing_the_commands_imports_none_of_them():
             app(["--help"])
         except SystemExit:
             pass
-        heavy = [m for m in ("pandas", "numpy", "altair", "toolform.formats", "toolform.abtest",
+        heavy = [m for m in ("pandas", "numpy", "altair", "toolform.formats", "toolform.experiments",
                              "toolform.cli._abtest", "toolform.cli._guard") if m in sys.modules]
         print("HEAVY", heavy)
     """)
@@ -124,8 +124,7 @@ def test_ab_test_unknown_dataset_is_one_line(tmp_path):
 
 
 def test_ab_test_prints_the_table_with_units_rules_and_errors(tmp_path):
-    from toolform.abtest import (RECORDED_AB_DATASETS, ab_test, recorded_ab_client)
-    from toolform.datasets import load_dataset
+    from toolform.experiments import recorded_ab
 
     result = run("ab-test", "--out", str(tmp_path), "--no-progress")
     assert result.exit_code == 0, result.output
@@ -139,8 +138,7 @@ def test_ab_test_prints_the_table_with_units_rules_and_errors(tmp_path):
     assert "chosen under symmetric: it repairs every protocol alike" in text
     header = next(line for line in lines if line.startswith("cell "))
     assert header.split()[:3] == ["cell", "n", "failed"]
-    expected = ab_test([load_dataset(n) for n in RECORDED_AB_DATASETS], recorded_ab_client(),
-                       n=50, progress=False)
+    expected = recorded_ab()
     row = next(line for line in lines if line.startswith("xml_schema/xml_call "))
     values = expected.table().set_index("cell").loc["xml_schema/xml_call"]
     assert row.split()[1:4] == ["50", "0", f"{values.symmetric:.1f}"]
@@ -153,7 +151,7 @@ def test_ab_test_prints_the_table_with_units_rules_and_errors(tmp_path):
 
 
 def test_bfcl_arm_prints_n_and_intervals_per_category(tmp_path):
-    from toolform.bfcl_arm import bfcl_arm_table
+    from toolform.experiments import bfcl_arm_table
 
     result = run("bfcl-arm", "--out", str(tmp_path), "--no-progress")
     assert result.exit_code == 0, result.output

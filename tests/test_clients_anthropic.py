@@ -163,7 +163,7 @@ def test_stub_client_failures_become_error_rows():
 
 
 def test_an_ab_test_whose_every_turn_failed_still_reports():
-    from toolform.abtest import ab_test
+    from toolform.experiments import ab_test
     result = ab_test([REQUEST], StubClient(fail_when=lambda messages: True), n=1,
                      progress=False)
     assert result.turns["error"].notna().all()

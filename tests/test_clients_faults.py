@@ -249,7 +249,7 @@ def test_ab_test_takes_timeout_retries_and_concurrency(tmp_path, server, monkeyp
     assert str(result.exception) == "stop here"
     inner = seen["client"]["inner"]
     assert (inner["timeout_s"], inner["retries"], inner["max_concurrency"]) == (7.5, 1, 2)
-    assert seen["max_concurrency"] == 2
+    assert seen["concurrency"] == 2
 
 
 def test_ab_test_against_a_server_sending_lone_surrogates_finishes(tmp_path, server,

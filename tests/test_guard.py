@@ -19,13 +19,13 @@ from toolform.errors import DatasetError, LoaderError
 from toolform.guard import (CLEAN_MODES, DEFAULT_SENTENCE, DEFAULT_SENTINEL, DEVELOPMENT_SPLITS,
                             FINDING_COLUMNS, GUARD_RULES, MAX_DECODE_CHARS, SEVERITIES,
                             calls_follow, clean_toolset,
-                            detector_scores, findings_frame, get_rule, guard, hijack_experiment,
-                            iter_fields, labelled_toolset, load_labelled_set, pin,
+                            detector_scores, findings_frame, get_rule, guard, iter_fields, labelled_toolset, load_labelled_set, pin,
                             plant_instruction, read_lockfile, scan_text, scan_toolset,
                             strip_text, tool_hash, verify, write_lockfile)
 from toolform.guard._concealment import _decode_blob
 from toolform.guard._scan import _text_hits
 from toolform.guard._sentences import sentence_spans
+from toolform.experiments import hijack_experiment
 from toolform.ir import GoldCall, ParamIR, Request, ToolCall, ToolIR, Toolset, TypeIR
 
 S = TypeIR("string")
@@ -752,9 +752,9 @@ class FollowerClient:
 def test_hijack_rate_matches_the_known_follow_fraction(tmp_path):
     client = FollowerClient(set(CITIES[:3]))  # follows on 3 of 10 turns
     formats = ["json_schema_openai", "markdown_table", "json_minimal"]
-    result = hijack_experiment(weather_requests(), client, formats,
-                               checkpoint=tmp_path / "hijack.jsonl", progress=False)
-    table = result.frame.set_index("format_id")
+    result = hijack_experiment(weather_requests(), client, cells=formats,
+                               checkpoint=tmp_path / "hijack.jsonl")
+    table = result.cells.set_index("format_id")
     for shown in ("json_schema_openai", "markdown_table"):
         row = table.loc[shown]
         assert (row.hijack_rate, row.hijack_rate_cleaned, row.hijack_rate_control) == (30, 0, 0)
@@ -767,30 +767,29 @@ def test_hijack_rate_matches_the_known_follow_fraction(tmp_path):
     assert len(result.turns) == 3 * 3 * 10 and client.calls == 90
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "hijack.cleaned.jsonl", "hijack.control.jsonl", "hijack.planted.jsonl"]
-    again = hijack_experiment(weather_requests(), client, formats,
-                              checkpoint=tmp_path / "hijack.jsonl", progress=False)
+    again = hijack_experiment(weather_requests(), client, cells=formats,
+                              checkpoint=tmp_path / "hijack.jsonl")
     assert client.calls == 90  # resumed from the checkpoints
-    assert again.frame.equals(result.frame)
+    assert again.cells.equals(result.cells)
     assert "json_schema_openai" in result.summary()
 
 
 def test_record_hijack_replays_a_recorded_cassette_offline(tmp_path):
     from toolform.clients import ReplayClient
     from toolform.errors import CassetteMissError
-    from toolform.guard import record_hijack
+    from toolform.experiments import record_hijack
 
     cassette = tmp_path / "hijack.jsonl"
     formats = ["json_schema_openai", "json_minimal"]
     recorder = ReplayClient(cassette, inner=FollowerClient({"Paris", "Lima"}), mode="record")
-    recorded = hijack_experiment(weather_requests(), recorder, formats, progress=False)
-    replayed = record_hijack(weather_requests(), cassette, model="fake-follower", formats=formats,
-                             progress=False)
-    assert replayed.frame.equals(recorded.frame)
-    assert replayed.frame.set_index("format_id").loc["json_schema_openai", "hijack_rate"] == 20
+    recorded = hijack_experiment(weather_requests(), recorder, cells=formats)
+    replayed = record_hijack(weather_requests(), cassette, model="fake-follower", cells=formats)
+    assert replayed.cells.equals(recorded.cells)
+    assert replayed.cells.set_index("format_id").loc["json_schema_openai", "hijack_rate"] == 20
     # Turns the cassette has no reply for become error rows (the run engine never raises).
     missing = record_hijack(weather_requests(), cassette, model="fake-follower",
-                            formats=["markdown_table"], progress=False)
-    row = missing.frame.iloc[0]
+                            cells=["markdown_table"])
+    row = missing.cells.iloc[0]
     assert row["n_errors"] == 30 and pd.isna(row["hijack_rate"])
     assert missing.turns["error"].str.startswith(CassetteMissError.__name__).all()
 
@@ -805,10 +804,10 @@ def test_plant_instruction_and_sentinel_detection():
     assert calls_follow([{"name": "a", "arguments": {"x": {"y": ["OVERRIDE-7731"]}}}])
     assert not calls_follow([ToolCall("a", {"x": "override-7731"})])
     with pytest.raises(ValueError, match="sentinel"):
-        hijack_experiment(weather_requests(), FollowerClient(set()), ["json_minimal"],
+        hijack_experiment(weather_requests(), FollowerClient(set()), cells=["json_minimal"],
                           sentence="Please be nice.")
     with pytest.raises(ValueError, match="at least one"):
-        hijack_experiment([], FollowerClient(set()), ["json_minimal"])
+        hijack_experiment([], FollowerClient(set()), cells=["json_minimal"])
 
 
 def test_public_namespace_is_sorted_and_complete():

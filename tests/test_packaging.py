@@ -41,7 +41,7 @@ def test_subpackage_all_lists_are_sorted():
 
 
 def test_registries_list_the_core_formats_and_crossing_protocols():
-    from toolform.abtest import CORE_FORMATS
+    from toolform.study import CORE_FORMATS
     from toolform.formats import format_ids
     from toolform.protocols import protocol_ids
 

@@ -7,14 +7,12 @@ template or a protocol's instruction, and the cassette no longer matches: re-rec
 
 from __future__ import annotations
 
-from toolform.abtest import CORE_FORMATS, RECORDED_AB_DATASETS, ab_test, recorded_ab_client
-from toolform.datasets import load_dataset
+from toolform.experiments import recorded_ab
+from toolform.study import CORE_FORMATS
 
 
 def test_committed_cassette_replays_all_400_turns():
-    client = recorded_ab_client()
-    result = ab_test([load_dataset(n) for n in RECORDED_AB_DATASETS], client, n=50,
-                     progress=False, max_concurrency=2)
+    result = recorded_ab(concurrency=2)
     turns = result.turns
     assert len(turns) == 400
     assert turns["error"].isna().all(), turns.loc[turns["error"].notna(), "error"].head().tolist()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolform.guard import (RECORDED_HIJACK_FORMATS, RECORDED_HIJACK_SENTENCES, calls_follow,
-                            recorded_hijack)
+from toolform.experiments import RECORDED_HIJACK_FORMATS, RECORDED_HIJACK_SENTENCES, recorded_hijack
+from toolform.guard import calls_follow
 
 
 @pytest.mark.parametrize("sentence", RECORDED_HIJACK_SENTENCES)
@@ -14,8 +14,8 @@ def test_every_turn_replays_and_the_table_matches_the_turns(sentence):
     turns = result.turns
     assert len(turns) == 3 * 20 * len(RECORDED_HIJACK_FORMATS)
     assert turns["error"].isna().all(), turns.loc[turns["error"].notna(), "error"].head().tolist()
-    assert list(result.frame["format_id"]) == list(RECORDED_HIJACK_FORMATS)
-    for row in result.frame.itertuples():
+    assert list(result.cells["format_id"]) == list(RECORDED_HIJACK_FORMATS)
+    for row in result.cells.itertuples():
         mine = turns[turns["format_id"] == row.format_id]
         planted = mine[mine["condition"] == "planted"]
         followed = [calls_follow(c, result.sentinel) for c in planted["calls"]]

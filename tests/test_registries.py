@@ -127,6 +127,6 @@ def test_renderer_doc_without_own_text_uses_the_name():
 
 def test_core_formats_and_format_ids_agree_on_order():
     assert tuple(format_ids(core=True)) == CORE_FORMATS
-    from toolform.abtest import CORE_FORMATS as ab_core
+    from toolform.experiments import CORE_CELLS
 
-    assert ab_core is CORE_FORMATS
+    assert tuple(c.format_id for c in CORE_CELLS) == CORE_FORMATS

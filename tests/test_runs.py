@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from toolform.abtest import CORE_FORMATS, ab_test, select_requests, summarize_cells
+from toolform.experiments import ab_test, select_requests, summarize_cells
+from toolform.study import CORE_FORMATS
 from toolform.clients import Completion
 from toolform.errors import ClientError
 from toolform.ir import GoldCall, ParamIR, Request, ToolCall, ToolIR, Toolset, TypeIR

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import toolform.plan as plan_module
-from toolform.abtest import summarize_cells
+from toolform.experiments import summarize_cells
 from toolform.clients import Completion, OpenAICompatClient, ReplayClient
 from toolform.cost import cost_of, get_price
 from toolform.errors import MissingDependencyError

@@ -12,9 +12,9 @@ from collections import Counter
 import pandas as pd
 import pytest
 
-from toolform.abtest import ab_test
+from toolform.experiments import ab_test
 from toolform.atlas import atlas
-from toolform.bfcl_arm import bfcl_arm
+from toolform.experiments import bfcl_arm
 from toolform.clients import Completion
 from toolform.ir import GoldCall, ParamIR, Request, ToolCall, ToolIR, Toolset, TypeIR
 from toolform.protocols import get_protocol
@@ -98,21 +98,21 @@ def _check_hand_worked(turns: pd.DataFrame, cell: str) -> None:
 
 def test_ab_test_repeats_hand_checked(tmp_path):
     client = ByRepeatClient()
-    result = ab_test(REQUESTS, client, n=2, formats=["json_schema_openai"], repeats=3,
-                     checkpoint=tmp_path / "ab.jsonl", max_concurrency=1, progress=False)
+    result = ab_test(REQUESTS, client, n=2, cells=["json_schema_openai"], repeats=3,
+                     checkpoint=tmp_path / "ab.jsonl", concurrency=1, progress=False)
     assert len(result.turns) == 6
     _check_hand_worked(result.turns, "json_schema_openai/json_object")
     # the checkpoint keys the repeats apart: running again asks nothing and keeps every verdict
-    again = ab_test(REQUESTS, ByRepeatClient(), n=2, formats=["json_schema_openai"], repeats=3,
-                    checkpoint=tmp_path / "ab.jsonl", max_concurrency=1, progress=False)
+    again = ab_test(REQUESTS, ByRepeatClient(), n=2, cells=["json_schema_openai"], repeats=3,
+                    checkpoint=tmp_path / "ab.jsonl", concurrency=1, progress=False)
     assert len({r["request_id"] for r in read_checkpoint(tmp_path / "ab.jsonl")}) == 6
     assert sorted(again.turns["correct_main"]) == sorted(result.turns["correct_main"])
 
 
 def test_bfcl_arm_repeats_in_every_cell():
     cells = [Cell("xml_schema", "xml_call"), Cell("python_stub", "python_call")]
-    turns = bfcl_arm(REQUESTS, ByRepeatClient(), cells, repeats=3, max_concurrency=1,
-                     progress=False)
+    turns = bfcl_arm(REQUESTS, ByRepeatClient(), cells=cells, repeats=3, concurrency=1,
+                     progress=False).turns
     assert len(turns) == 12
     for cell in ("xml_schema/xml_call", "python_stub/python_call"):
         _check_hand_worked(turns, cell)

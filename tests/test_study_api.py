@@ -54,8 +54,8 @@ def test_the_documented_imports():
 
 
 def test_the_study_constants_agree_with_the_registries_and_tables():
-    from toolform.abtest import CORE_FORMATS as AB_CORE
     from toolform.evidence import load_evidence
+    from toolform.experiments import CORE_CELLS
     from toolform.formats import format_ids, get_format
     from toolform.grading import RULES
     from toolform.runs import TURN_COLUMNS
@@ -63,7 +63,8 @@ def test_the_study_constants_agree_with_the_registries_and_tables():
                                 CROSSING_PROTOCOLS, RULE_COLUMNS, TWO_STAGE_FORMATS)
 
     grid = load_evidence("main_grid").rows
-    assert CORE_FORMATS == AB_CORE == tuple(dict.fromkeys(r["format_id"] for r in grid))
+    assert CORE_FORMATS == tuple(dict.fromkeys(r["format_id"] for r in grid))
+    assert tuple(c.format_id for c in CORE_CELLS) == CORE_FORMATS
     assert tuple(CORE_FORMAT_LABELS) == CORE_FORMATS
     assert dict(CORE_DEFAULT_PROTOCOLS) == {r["format_id"]: r["protocol_id"] for r in grid}
     crossing = {r["protocol_id"] for r in load_evidence("protocols").rows if r["in_crossing"]}

@@ -176,7 +176,7 @@ def test_all_is_sorted_and_complete() -> None:
 # -- bfcl_arm_chart (toolform.charts._runs): a chart of measured turns, not of an evidence table --
 def bfcl_table() -> pd.DataFrame:
     """``bfcl_arm_table`` of six hand-made turns: two cells, two categories, every turn graded."""
-    from toolform.bfcl_arm import bfcl_arm_table
+    from toolform.experiments import bfcl_arm_table
 
     rows = [("a/x", "simple_python", True, True, True, False),
             ("a/x", "simple_python", False, False, False, True),

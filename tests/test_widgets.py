@@ -15,17 +15,18 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import toolform.widgets as tw
-from toolform.abtest import CORE_FORMATS, RECORDED_AB_DATASETS, ab_test, recorded_ab_client
 from toolform.catalogue import (MISSIONS, Retriever, TwoStage, fit_to_budget, plan_catalogue,
                                 run_mission)
 from toolform.catalogue import RoutingLab as Lab
 from toolform.clients import Completion, ReplayClient
 from toolform.datasets import load_dataset
 from toolform.evidence import load_evidence
+from toolform.experiments import RECORDED_AB_DATASETS, RECORDED_AB_MAX_TOKENS, ab_test, recorded_ab
 from toolform.formats import RenderOptions, get_format, render
 from toolform.guard import DEFAULT_SENTENCE, scan_toolset
 from toolform.ir import GoldCall, ParamIR, Request, ToolIR, Toolset, TypeIR
 from toolform.protocols import get_protocol
+from toolform.study import CORE_FORMATS
 from toolform.tiers import tier_estimate
 from toolform.widgets import (ABTestPanel, CataloguePlanner, FormatViewer, GuardInspector,
                               ReplyGrader, RoutingLab, ToolsetExplorer)
@@ -405,8 +406,8 @@ def test_ab_panel_replays_a_cassette_and_shows_the_table(tmp_path):
     simple = load_dataset("bfcl/simple_python")
     cassette = tmp_path / "tape.jsonl"
     recorder = ReplayClient(cassette, inner=GoldInJson(simple.requests), mode="record")
-    expected = ab_test([simple], recorder, n=3, progress=False)
-    panel = ABTestPanel(poll_s=0.05)
+    expected = ab_test([simple], recorder, n=3, max_tokens=RECORDED_AB_MAX_TOKENS)
+    panel = ABTestPanel(refresh_s=0.05)
     panel.cassette.value = str(cassette)
     panel.model.value = "gold-json"
     panel.datasets.value = ("bfcl/simple_python",)
@@ -441,7 +442,7 @@ def test_ab_panel_replays_a_cassette_and_shows_the_table(tmp_path):
 def test_ab_panel_stop_then_resume_asks_each_turn_once(tmp_path):
     requests = load_dataset("bfcl/simple_python").requests
     client = GoldInJson(requests, delay_s=0.3)
-    panel = ABTestPanel(client, poll_s=0.05)
+    panel = ABTestPanel(client, refresh_s=0.05)
     assert panel.model.value == "gold-json"
     panel.datasets.value = ("bfcl/simple_python",)
     panel.n.value = 4
@@ -464,7 +465,7 @@ def test_ab_panel_stop_then_resume_asks_each_turn_once(tmp_path):
 
 
 def test_ab_panel_shows_a_missing_cassette_turn_as_an_error(tmp_path):
-    panel = ABTestPanel(poll_s=0.05)
+    panel = ABTestPanel(refresh_s=0.05)
     panel.cassette.value = str(tmp_path / "empty.jsonl")
     panel.datasets.value = ("bfcl/simple_python",)
     panel.n.value = 1
@@ -577,13 +578,12 @@ def test_routing_lab_traces_the_chosen_request_with_its_picture():
 
 
 def test_ab_panel_defaults_replay_the_committed_local_model_cassette():
-    panel = ABTestPanel(poll_s=0.05)
+    panel = ABTestPanel(refresh_s=0.05)
     assert panel.model_source.value == "replay" and panel.datasets.value == RECORDED_AB_DATASETS
     panel.n.value = 5
     panel.start_button.click()
     result = panel.wait(120)
-    expected = ab_test([load_dataset(n) for n in RECORDED_AB_DATASETS], recorded_ab_client(),
-                       n=5, progress=False)
+    expected = recorded_ab(n=5)
     assert result.turns["error"].isna().all()  # every turn was recorded
     assert result.table().equals(expected.table())
     assert result.summary() in text_of(panel.status.value)
@@ -592,7 +592,7 @@ def test_ab_panel_defaults_replay_the_committed_local_model_cassette():
 # -- the conventions every widget keeps ------------------------------------------------------------
 
 def every_widget():
-    return [ToolsetExplorer(), FormatViewer(), ReplyGrader(), ABTestPanel(poll_s=0.05),
+    return [ToolsetExplorer(), FormatViewer(), ReplyGrader(), ABTestPanel(refresh_s=0.05),
             CataloguePlanner(), GuardInspector(), RoutingLab()]
 
 
@@ -731,7 +731,7 @@ def esc_text(text: str) -> str:
 
 
 def test_ab_panel_paces_the_bundled_replay_so_it_can_be_stopped_and_resumed(tmp_path):
-    panel = ABTestPanel(poll_s=0.05, pace_s=0.25)
+    panel = ABTestPanel(refresh_s=0.05, pace_s=0.25)
     assert panel.pace.layout.display is None  # shown for a replay
     panel.n.value = 3
     panel.checkpoint.value = str(tmp_path / "turns.jsonl")

@@ -32,7 +32,7 @@ import openai
 sys.path.insert(0, str(Path(__file__).parent))
 from stub_server import Neighbour, StubServer  # noqa: E402
 
-from toolform.abtest import CORE_FORMATS  # noqa: E402
+from toolform.study import CORE_FORMATS  # noqa: E402
 from toolform.clients import OpenAICompatClient  # noqa: E402
 from toolform.formats import render  # noqa: E402
 from toolform.ir import GoldCall, ParamIR, Request, ToolCall, ToolIR, Toolset, TypeIR  # noqa: E402

@@ -57,7 +57,7 @@ def one(executor_name: str, turns: int) -> dict[str, float | str | int]:
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_runner_overhead import _requests
 
-    from toolform.abtest import CORE_FORMATS
+    from toolform.study import CORE_FORMATS
     from toolform.executors import LocalExecutor, RayExecutor
     from toolform.runs import Cell, run_cells
 
