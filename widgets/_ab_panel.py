@@ -57,7 +57,8 @@ class ABTestPanel(Conventions, widgets.VBox):
         are then hidden.
     refresh_s : float, default 0.5
         Least seconds between two redraws of the table while a run is going (every turn moves
-        the progress bar).
+        the progress bar; a redraw that takes long spaces the next ones out, so redrawing takes
+        at most a sixth of the run's time).
     pace_s : float, default 0.0
         The starting value of :attr:`pace`.
 
@@ -108,7 +109,7 @@ class ABTestPanel(Conventions, widgets.VBox):
         self._rows: list[dict[str, Any]] = []
         self._ended = False
         self._charted = 0.0
-        self._tabled = 0.0
+        self._next_table = 0.0
         self.model_source = widgets.ToggleButtons(options=MODEL_SOURCES, value="replay",
                                                   description="model")
         self.model = widgets.Text(value=LOCAL_MODEL_ID, description="model id")
@@ -288,7 +289,7 @@ class ABTestPanel(Conventions, widgets.VBox):
         self._stop = threading.Event()
         self._rows = []
         self._ended = False
-        self._charted = self._tabled = 0.0
+        self._charted = self._next_table = 0.0
         self.progress.max = max(planned, 1)
         self.progress.value = 0
         self.status.value = f"{verb}: {planned} turns planned, checkpoint <code>{esc(path)}</code>"
@@ -326,17 +327,20 @@ class ABTestPanel(Conventions, widgets.VBox):
 
     def _on_turn(self, row: dict[str, Any], seed: int) -> None:
         """The run's ``on_turn``, called on the run's thread with each finished turn: move the
-        progress bar; redraw the table of the turns so far at most every ``refresh_s``."""
+        progress bar; redraw the table of the turns so far at most every ``refresh_s``, and
+        less often when a redraw is slow (the bootstrap of a large run)."""
         self._rows.append(row)
         self.progress.value = min(len(self._rows), self.progress.max)
-        now = time.monotonic()
-        if now - self._tabled < self.refresh_s:
+        began = time.monotonic()
+        if began < self._next_table:
             return
-        self._tabled = now
         turns = turns_frame(self._rows)
         # the headline cell is only chosen when the run ends
         self._show(ABResult(turns=turns, cells=summarize_cells(turns, seed=seed),
                             model=self.model.value, headline_rule="", best=()))
+        # the redraw runs on the run's thread: keep it to a fifth of the run's time at most
+        took = time.monotonic() - began
+        self._next_table = began + max(self.refresh_s, 5 * took)
 
     def _show(self, result: ABResult, *, final: bool = False) -> None:
         with self._lock:
