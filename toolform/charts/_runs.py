@@ -27,7 +27,7 @@ def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B",
     Parameters
     ----------
     cells : pandas.DataFrame
-        ``ABResult.cells`` (``toolform.abtest.CELL_COLUMNS``), one row per cell and rule; reads
+        ``ABResult.cells`` (``toolform.experiments.CELL_COLUMNS``), one row per cell and rule; reads
         ``cell``, ``format_id``, ``rule``, ``n``, ``n_errors`` and ``accuracy``, ``ci_low``,
         ``ci_high`` (percent, Wilson 95% interval).
     title : str

@@ -10,7 +10,8 @@ and returns an :class:`ExperimentResult`: ``.turns`` (one row per turn, tidy), `
 per cell and whatever the experiment summarises by, tidy), ``.table()`` (the display table) and
 ``.chart()`` (an Altair chart of ``.cells``). Accuracies and rates are in percent, differences
 between two of them in percentage points (the unit string ``"percentage points"`` in every
-declared column list).
+declared column list), money in US dollars; a summary's counts are ``n`` (graded turns) and
+``n_errors`` (turns lost to a server error), its intervals ``ci_low``/``ci_high`` (Wilson 95%).
 
 ``on_turn`` is called with each finished turn's row (a dict of the experiment's turn columns)
 from the thread that called the experiment, once per turn of ``.turns``: turns a checkpoint

@@ -191,7 +191,7 @@ SWEEP_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("completion_tokens", "int64", "tokens", "reply tokens over all stages (server count, else "
                                              "characters / 4)"),
     ("model_calls", "int64", "calls", "requests sent to the model for this turn"),
-    ("cost_usd", "float64", "usd", "prompt and reply tokens at the chosen price setting"),
+    ("cost_usd", "float64", "US dollars", "prompt and reply tokens at the chosen price setting"),
     ("latency_s", "float64", "seconds", "model time over all stages"),
     ("error", "string", "", "model server error, else empty"),
 )
@@ -215,7 +215,7 @@ SUMMARY_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("schema_tokens", "float64", "tokens", "mean tool text shown per turn"),
     ("prompt_tokens", "float64", "tokens", "mean prompt tokens per turn"),
     ("completion_tokens", "float64", "tokens", "mean reply tokens per turn"),
-    ("cost_usd_per_1k", "float64", "usd", "cost of 1,000 turns"),
+    ("cost_usd_per_1k", "float64", "US dollars", "cost of 1,000 turns"),
 )
 
 def _prices(setting: str) -> tuple[float, float]:
