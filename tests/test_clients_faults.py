@@ -15,7 +15,8 @@ from toolform.clients import (OpenAICompatClient, ReplayClient, RetryPolicy, Stu
 from toolform.clients._policy import MalformedReply, retry_after_s
 from toolform.errors import ClientError, ModelServerError
 from toolform.ir import GoldCall, ParamIR, Request, ToolCall, ToolIR, Toolset, TypeIR
-from toolform.runs import Cell, read_checkpoint, run_cells
+from toolform.csvtext import read_csv
+from toolform.runs import TURN_COLUMNS, Cell, read_checkpoint, run_cells
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 FAST = RetryPolicy(retries=3, timeout_s=5.0, backoff_s=0.01, max_backoff_s=0.05)
@@ -182,6 +183,24 @@ def test_a_failed_turn_row_names_url_model_attempts_and_error(tmp_path, server):
     error = frame.iloc[0]["error"]
     assert server.base_url in error and repr(server.model) in error
     assert "2 attempt(s)" in error and "malformed body" in error and "not JSON" in error
+    assert (frame.iloc[0]["error_kind"], frame.iloc[0]["attempts"]) == ("malformed_body", 2)
+
+
+def test_error_rows_carry_kind_and_attempts(tmp_path, server):
+    tool = ToolIR("f", "F.", params=())
+    request = Request(id="r0", text="go", toolset=Toolset((tool,)),
+                      gold=(GoldCall.from_call(ToolCall("f", {})),))
+    server.script(*[StubReply(503, b"busy")] * 3)
+    frame = run_cells([Cell("json_schema_openai")], [request], client(server, retries=2),
+                      checkpoint=tmp_path / "turns.jsonl", progress=False)
+    assert (frame.iloc[0]["error_kind"], frame.iloc[0]["attempts"]) == ("status", 3)
+    (stored,) = read_checkpoint(tmp_path / "turns.jsonl")
+    assert (stored["error_kind"], stored["attempts"]) == ("status", 3)
+    replay = ReplayClient(tmp_path / "empty.jsonl", mode="replay", model=server.model)
+    missed = run_cells([Cell("json_schema_openai")], [request], replay, progress=False)
+    assert (missed.iloc[0]["error_kind"], missed.iloc[0]["attempts"]) == ("cassette_miss", 0)
+    ok = run_cells([Cell("json_schema_openai")], [request], client(server), progress=False)
+    assert pd.isna(ok.iloc[0]["error_kind"]) and pd.isna(ok.iloc[0]["attempts"])
 
 
 def test_policy_backoff_and_bounds():
@@ -268,5 +287,8 @@ def test_ab_test_against_a_server_sending_lone_surrogates_finishes(tmp_path, ser
     rows = read_checkpoint(out / "turns.jsonl")
     assert len(rows) == 8 and {r["reply"] for r in rows} == {"no call \ud800 \x00 here"}
     assert not any(r["error"] for r in rows)
-    turns = pd.read_csv(out / "turns.csv")
-    assert set(turns["reply"]) == {"no call \\ud800 \x00 here"}
+    raw = (out / "turns.csv").read_bytes()
+    assert b"\x00" not in raw and b"_x0000_" in raw and b"_xD800_" in raw
+    raw.decode("utf-8")  # valid UTF-8
+    turns = read_csv(out / "turns.csv", TURN_COLUMNS)  # the exact text back
+    assert set(turns["reply"]) == {"no call \ud800 \x00 here"}
