@@ -66,7 +66,9 @@ def request_key(model: str, messages: list[dict[str, Any]], *, max_tokens: int |
     ensure_ascii=False)`` of ``{"model", "messages", "params": {"max_tokens", "temperature",
     "tools", "extra_body"}}``, with any lone surrogate written as its JSON ``\\u`` escape
     (:mod:`toolform._jsontext`), encoded as UTF-8. Dict key order does not change the key; any
-    change of a value does.
+    change of a value does. Any text has a key (lone surrogates, PEP 383's escapes of invalid
+    UTF-8, NUL, megabytes); text without lone surrogates keys exactly as plain ``json.dumps``
+    does, so the keys of recordings made before the escape was added are unchanged.
 
     Parameters
     ----------
