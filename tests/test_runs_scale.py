@@ -419,7 +419,7 @@ def ray_cluster(tmp_path_factory):
     log = tmp_path_factory.mktemp("ray") / "ray-start.log"
     command = [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block",
                "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
-               "--node-ip-address=127.0.0.1", f"--temp-dir={temp}",
+               f"--temp-dir={temp}",
                *(f"--{name}={port}" for name, port in ports.items())]
     with open(log, "wb") as out:
         head = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
