@@ -111,6 +111,7 @@ def test_ab_test_allow_misses_reports_failures_and_strict_exits_1(tmp_path):
     assert failed > 0
     assert f"warning: {failed} of 40 turns failed" in result.stderr
     assert "CassetteMissError" in result.stderr
+    assert f"(cassette_miss: {failed} turns, 0 attempts)" in result.stderr  # by error_kind
     strict = run("ab-test", "--seed", "1", "--n", "5", "--out", str(tmp_path / "s"),
                  "--no-progress", "--allow-misses", "--strict")
     assert strict.exit_code == 1 and f"error: {failed} of 40 turns failed" in strict.stderr

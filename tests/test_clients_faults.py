@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -15,7 +16,8 @@ from toolform.clients import (OpenAICompatClient, ReplayClient, RetryPolicy, Stu
 from toolform.clients._policy import MalformedReply, retry_after_s
 from toolform.errors import ClientError, ModelServerError
 from toolform.ir import GoldCall, ParamIR, Request, ToolCall, ToolIR, Toolset, TypeIR
-from toolform.runs import Cell, read_checkpoint, run_cells
+from toolform.csvtext import read_csv
+from toolform.runs import TURN_COLUMNS, Cell, read_checkpoint, run_cells
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 FAST = RetryPolicy(retries=3, timeout_s=5.0, backoff_s=0.01, max_backoff_s=0.05)
@@ -118,6 +120,50 @@ def test_a_cassette_records_and_replays_nasty_text(tmp_path, server):
             for t in NASTY] == NASTY
 
 
+def test_nasty_replies_are_stored_graded_resumed_and_replayed_on_every_path(tmp_path):
+    """A stub client answering a lone surrogate, invalid UTF-8 (as PEP 383 escapes), NUL and
+    10 MB: the checkpoint, the cassette and the CSV keep each reply exactly, a resume asks
+    nothing again, and a replay of the cassette gives the same rows."""
+    from toolform.clients import StubClient
+    from toolform.csvtext import write_csv
+
+    call = '{"name": "get_weather", "arguments": {"city": "Oslo"}}'
+    replies = {"r0": "lone \ud800 " + call, "r1": "caf\udce9 \udcff", "r2": "nul \x00 " + call,
+               "r3": call + " " + "x" * 10_000_000}
+    tool = ToolIR("get_weather", "Weather.", params=(ParamIR("city", TypeIR("string"), "City."),))
+    requests = [Request(id=rid, text=f"weather {rid}?", toolset=Toolset((tool,)),
+                        gold=(GoldCall.from_call(ToolCall("get_weather", {"city": "Oslo"})),))
+                for rid in replies]
+    asked = []
+
+    def answer(messages, tools):
+        rid = messages[-1]["content"].split()[1].rstrip("?")
+        asked.append(rid)
+        return replies[rid]
+
+    cells = [Cell("json_schema_openai", "json_object")]
+    checkpoint, tape = tmp_path / "turns.jsonl", tmp_path / "tape.jsonl"
+    with ReplayClient(tape, StubClient(answer)) as recorder:
+        first = run_cells(cells, requests, recorder, checkpoint=checkpoint, progress=False)
+    assert dict(zip(first["request_id"], first["reply"])) == replies
+    assert first["error"].isna().all()
+    # graded, not crashed: r1 holds no call; r3's call is followed by 10 MB of prose
+    assert list(first["correct_main"]) == [True, False, True, False]
+    checkpoint.read_bytes().decode("utf-8"), tape.read_bytes().decode("utf-8")  # valid UTF-8
+    assert {r["request_id"]: r["reply"] for r in read_checkpoint(checkpoint)} == replies
+    resumed = run_cells(cells, requests, StubClient(answer), checkpoint=checkpoint,
+                        progress=False)
+    assert len(asked) == 4 and resumed["reply"].tolist() == first["reply"].tolist()
+    replayed = run_cells(cells, requests, ReplayClient(tape, mode="replay", model="stub-model"),
+                         progress=False)
+    columns = ["request_id", "reply", "correct_main", "correct_symmetric", "n_calls"]
+    assert replayed[columns].equals(first[columns])
+    write_csv(first, tmp_path / "turns.csv")
+    back = read_csv(tmp_path / "turns.csv", TURN_COLUMNS)
+    assert back["reply"].tolist() == first["reply"].tolist()
+    assert back["calls"].tolist() == first["calls"].tolist()
+
+
 def test_cassette_keys_of_ordinary_text_are_unchanged():
     # the key of a committed recording, computed before lone surrogates were escaped
     from toolform.clients import request_key
@@ -128,6 +174,52 @@ def test_cassette_keys_of_ordinary_text_are_unchanged():
                                                          "tools": None, "extra_body": None}},
         sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
     assert request_key("m", messages) == old
+
+
+CASSETTES = sorted((Path(__file__).parents[1] / "datasets" / "cassettes").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", CASSETTES, ids=lambda p: p.stem)
+def test_every_committed_recording_keeps_its_key(path):
+    from toolform.clients import request_key
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert lines
+    for line in lines:
+        request = line["request"]
+        assert request_key(request["model"], request["messages"], **request["params"]) == \
+            line["key"]
+
+
+@pytest.mark.parametrize("text", ["\ud800", "a\udcff\udcfeb", "nul \x00", "\ud83d\ude00",
+                                  "x" * 10_000_000])
+def test_a_request_key_takes_any_text_by_its_documented_encoding(text):
+    import hashlib
+
+    from toolform.clients import request_key
+    from toolform.plan import plan_run
+    messages = [{"role": "user", "content": text}]
+    key = request_key("m", messages)
+    # the documented bytes: canonical JSON, lone surrogates as their \\u escapes, UTF-8
+    canonical = json.dumps({"messages": messages, "model": "m",
+                            "params": {"extra_body": None, "max_tokens": None,
+                                       "temperature": None, "tools": None}},
+                           sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    for code in range(0xD800, 0xE000):
+        canonical = canonical.replace(chr(code), f"\\u{code:04x}")
+    assert key == hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    # a plan keys such a request the same way (its fast path hashes the tool block once)
+    tool = ToolIR("f", "F.", params=())
+    (turn,) = plan_run([Cell("json_schema_openai")], [Request(id="r", text=text,
+                                                               toolset=Toolset((tool,)))],
+                       model="m")
+    assert turn.key == request_key("m", turn.messages, max_tokens=turn.max_tokens,
+                                   temperature=turn.temperature, tools=turn.tools)
+
+
+def test_the_key_of_a_lone_surrogate_is_stable():
+    from toolform.clients import request_key
+    assert request_key("m", [{"role": "user", "content": "\ud800"}]) == (
+        "2060538e66349959e64fe0d9e480e839bb8c9196025f95f5cfb486a8af39a963")
 
 
 # -- point 5: the retry policy ------------------------------------------------------------------
@@ -182,6 +274,24 @@ def test_a_failed_turn_row_names_url_model_attempts_and_error(tmp_path, server):
     error = frame.iloc[0]["error"]
     assert server.base_url in error and repr(server.model) in error
     assert "2 attempt(s)" in error and "malformed body" in error and "not JSON" in error
+    assert (frame.iloc[0]["error_kind"], frame.iloc[0]["attempts"]) == ("malformed_body", 2)
+
+
+def test_error_rows_carry_kind_and_attempts(tmp_path, server):
+    tool = ToolIR("f", "F.", params=())
+    request = Request(id="r0", text="go", toolset=Toolset((tool,)),
+                      gold=(GoldCall.from_call(ToolCall("f", {})),))
+    server.script(*[StubReply(503, b"busy")] * 3)
+    frame = run_cells([Cell("json_schema_openai")], [request], client(server, retries=2),
+                      checkpoint=tmp_path / "turns.jsonl", progress=False)
+    assert (frame.iloc[0]["error_kind"], frame.iloc[0]["attempts"]) == ("status", 3)
+    (stored,) = read_checkpoint(tmp_path / "turns.jsonl")
+    assert (stored["error_kind"], stored["attempts"]) == ("status", 3)
+    replay = ReplayClient(tmp_path / "empty.jsonl", mode="replay", model=server.model)
+    missed = run_cells([Cell("json_schema_openai")], [request], replay, progress=False)
+    assert (missed.iloc[0]["error_kind"], missed.iloc[0]["attempts"]) == ("cassette_miss", 0)
+    ok = run_cells([Cell("json_schema_openai")], [request], client(server), progress=False)
+    assert pd.isna(ok.iloc[0]["error_kind"]) and pd.isna(ok.iloc[0]["attempts"])
 
 
 def test_policy_backoff_and_bounds():
@@ -268,5 +378,8 @@ def test_ab_test_against_a_server_sending_lone_surrogates_finishes(tmp_path, ser
     rows = read_checkpoint(out / "turns.jsonl")
     assert len(rows) == 8 and {r["reply"] for r in rows} == {"no call \ud800 \x00 here"}
     assert not any(r["error"] for r in rows)
-    turns = pd.read_csv(out / "turns.csv")
-    assert set(turns["reply"]) == {"no call \\ud800 \x00 here"}
+    raw = (out / "turns.csv").read_bytes()
+    assert b"\x00" not in raw and b"_x0000_" in raw and b"_xD800_" in raw
+    raw.decode("utf-8")  # valid UTF-8
+    turns = read_csv(out / "turns.csv", TURN_COLUMNS)  # the exact text back
+    assert set(turns["reply"]) == {"no call \ud800 \x00 here"}

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -290,6 +293,74 @@ def test_a_torn_cassette_line_is_kept_in_a_side_file(tmp_path):
     assert len(cassette.read_bytes().splitlines()) == 2
 
 
+def test_a_cassette_fsyncs_by_policy_not_per_recording(tmp_path, monkeypatch):
+    from toolform.clients import StubClient
+
+    synced = []
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
+    started = time.monotonic()
+    with ReplayClient(tmp_path / "c.jsonl", StubClient("hi"), mode="record") as recorder:
+        for i in range(40):
+            recorder.complete([{"role": "user", "content": f"ask {i}"}])
+        during = len(synced)
+        elapsed = time.monotonic() - started
+        assert during <= elapsed / 1.0 + 1  # by the second, not per recording (40)
+        assert len((tmp_path / "c.jsonl").read_bytes().splitlines()) == 40  # all flushed
+    assert len(synced) == during + 1  # and on close
+
+
+CASSETTE_CHILD = textwrap.dedent("""
+    import sys
+    from toolform.clients import ReplayClient, StubClient
+    recorder = ReplayClient(sys.argv[1], StubClient(lambda m, t: "reply to " + m[-1]["content"]),
+                            mode="auto")
+    for i in range(100000):
+        recorder.complete([{"role": "user", "content": f"ask {i}"}])
+        print(i, flush=True)
+""")
+
+
+def test_kill_minus_9_while_recording_loses_no_recording(tmp_path):
+    from toolform.clients import StubClient
+
+    cassette = tmp_path / "tape.jsonl"
+    script = tmp_path / "child.py"
+    script.write_text(CASSETTE_CHILD)
+    child = subprocess.Popen([sys.executable, str(script), str(cassette)],
+                             stdout=subprocess.PIPE, text=True)
+    done = []
+    for line in child.stdout:  # every recording whose complete() returned
+        done.append(int(line))
+        if len(done) == 150:
+            break
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    child.stdout.close()
+    offline = ReplayClient(cassette, mode="replay", model="stub-model")
+    assert all(offline.key([{"role": "user", "content": f"ask {i}"}]) in offline for i in done)
+    # the child may have recorded a few more before the kill landed
+    data = cassette.read_bytes()
+    recorded = [int(json.loads(line)["request"]["messages"][-1]["content"].split()[1])
+                for line in data.splitlines()]
+    assert set(done) <= set(recorded) and len(recorded) == len(set(recorded))
+    # a power loss mid-write: the last recording torn; it is set aside and asked again
+    last = data.rstrip(b"\n").rfind(b"\n") + 1
+    cassette.write_bytes(data[:last] + data[last:last + 25])
+    with pytest.warns(RuntimeWarning, match="truncated last line"):
+        resumed = ReplayClient(cassette, StubClient(lambda m, t: "reply to " + m[-1]["content"]))
+    asked = [i for i in recorded
+             if resumed.key([{"role": "user", "content": f"ask {i}"}]) not in resumed]
+    assert asked == recorded[-1:]  # only the torn one
+    with pytest.warns(RuntimeWarning, match="kept in"), resumed:
+        for i in recorded:
+            assert resumed.complete([{"role": "user", "content": f"ask {i}"}]).text == \
+                f"reply to ask {i}"
+    assert torn_side_file(cassette).read_bytes() == data[last:last + 25] + b"\n"
+    again = ReplayClient(cassette, mode="replay", model="stub-model")
+    assert all(again.key([{"role": "user", "content": f"ask {i}"}]) in again for i in recorded)
+    assert len(cassette.read_bytes().splitlines()) == len(recorded)  # none twice
+
+
 def test_the_journal_fsyncs_by_policy_not_per_record(tmp_path, monkeypatch):
     synced = []
     monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
@@ -310,29 +381,83 @@ def test_without_ray_the_ray_executor_names_the_install_line(monkeypatch):
                   executor=executor)
 
 
-def test_a_local_ray_cluster_over_two_endpoints_gives_the_local_rows(servers, tmp_path):
-    ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'toolform[ray]'; "
-                                            "the dev extra leaves it out to keep CI fast)")
+#: Seconds a local Ray head may take to start before the Ray test is skipped.
+RAY_START_S = 90.0
+
+
+def _free_ports(n: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(n)]
+    for sock in sockets:
+        sock.bind(("127.0.0.1", 0))
+    ports = [sock.getsockname()[1] for sock in sockets]
+    for sock in sockets:
+        sock.close()
+    return ports
+
+
+@pytest.fixture
+def ray_cluster(tmp_path_factory):
+    """A Ray cluster to run on: the one at ``RAY_ADDRESS``, else a two-CPU head of our own.
+
+    Our own head is ``ray start --head --block`` in a process group of its own, on free ports
+    chosen here, the dashboard agent's included: with them left to Ray, the raylet waits a fixed
+    15 s for the agent to report its port and a loaded machine fails ``ray.init``
+    (ray-project/ray#65983). Its own temp dir and ports keep it apart from any other cluster on
+    the machine; at the end the group is stopped (``ray stop`` would stop every cluster here).
+    """
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'toolform[ray]')")
+    if os.environ.get("RAY_ADDRESS"):  # a cluster already up (`ray start --head ...`)
+        ray.init(address=os.environ["RAY_ADDRESS"], log_to_driver=False)
+        yield ray
+        ray.shutdown()
+        return
+    names = ("port", "node-manager-port", "object-manager-port",
+             "metrics-export-port", "dashboard-agent-grpc-port", "dashboard-agent-listen-port",
+             "runtime-env-agent-port")
+    ports = dict(zip(names, _free_ports(len(names))))
+    temp = tempfile.mkdtemp(prefix="tfray")  # short: Ray's socket paths must fit 107 bytes
+    log = tmp_path_factory.mktemp("ray") / "ray-start.log"
+    command = [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block",
+               "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
+               f"--temp-dir={temp}",
+               *(f"--{name}={port}" for name, port in ports.items())]
+    with open(log, "wb") as out:
+        head = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    try:
+        deadline = time.monotonic() + RAY_START_S
+        while b"Ray runtime started" not in log.read_bytes():
+            if head.poll() is not None or time.monotonic() > deadline:
+                tail = log.read_bytes().decode("utf-8", "replace").strip().splitlines()[-3:]
+                pytest.skip(f"a local Ray head did not start within {RAY_START_S:.0f} s "
+                            f"(exit {head.poll()}): {' | '.join(tail)}")
+            time.sleep(0.2)
+        ray.init(address=f"127.0.0.1:{ports['port']}", log_to_driver=False)
+        yield ray
+        ray.shutdown()
+    finally:
+        head.send_signal(signal.SIGTERM)  # --block stops the processes it started
+        try:
+            head.wait(30)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(head.pid, signal.SIGKILL)  # anything of that group still running
+        except ProcessLookupError:
+            pass
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_a_local_ray_cluster_over_two_endpoints_gives_the_local_rows(servers, ray_cluster,
+                                                                      tmp_path):
     requests = make_requests(6)
     local = run_cells(CELLS, requests, OpenAICompatClient(servers[0].base_url, "stub-model"),
                       progress=False)
     before = [s.count for s in servers]
-    try:
-        if os.environ.get("RAY_ADDRESS"):  # a cluster already up (`ray start --head ...`)
-            ray.init(address=os.environ["RAY_ADDRESS"], log_to_driver=False)
-        else:
-            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    except Exception as exc:  # Ray's own 30 s start-up limit, on an overloaded machine
-        if "timed out during startup" not in str(exc):
-            raise
-        pytest.skip(f"ray.init(num_cpus=2) did not start within Ray's limit here: {exc}")
-    try:
-        executor = RayExecutor({"stub-model": [s.base_url for s in servers]}, per_endpoint=2)
-        checkpoint = tmp_path / "turns.jsonl"
-        remote = run_cells(CELLS, requests, "stub-model", progress=False, executor=executor,
-                           checkpoint=checkpoint, cassette=tmp_path / "ray.jsonl")
-    finally:
-        ray.shutdown()
+    executor = RayExecutor({"stub-model": [s.base_url for s in servers]}, per_endpoint=2)
+    checkpoint = tmp_path / "turns.jsonl"
+    remote = run_cells(CELLS, requests, "stub-model", progress=False, executor=executor,
+                       checkpoint=checkpoint, cassette=tmp_path / "ray.jsonl")
     assert verdicts(remote) == verdicts(local)
     assert all(s.count - b > 0 for s, b in zip(servers, before))  # both endpoints served
     assert len(read_checkpoint(checkpoint)) == 18

@@ -123,6 +123,11 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
      "completion tokens the server counted (an estimate when tokens_estimated)"),
     ("latency_s", "float64", "seconds", "wall time of the model request"),
     ("error", "string", "", "why the turn failed (model server error), else empty"),
+    ("error_kind", "string", "",
+     "what failed (toolform.executors.ERROR_KINDS: status, timeout, connection, "
+     "malformed_body, ...), else empty"),
+    ("attempts", "Int64", "requests",
+     "requests sent to the server for a failed turn (0: none), else NA"),
     ("grading_version", "string", "",
      "stamp of the parser and grader code that gave the verdicts "
      "(toolform.grading.grading_version)"),
@@ -216,14 +221,17 @@ def _turn_row(outcome: Outcome, price: Price) -> dict[str, Any]:
                    correct_possible_answers=False, tool_correct=False,
                    schema_valid=None, schema_issue="", gold=[g.to_dict() for g in request.gold],
                    reason="", prompt_tokens=None, completion_tokens=None, latency_s=None,
-                   error=outcome.error or "unknown failure", grading_version=grading_version(),
+                   error=outcome.error or "unknown failure",
+                   error_kind=outcome.error_kind or ("render" if turn.render_error else "client"),
+                   attempts=0 if turn.render_error else outcome.attempts,
+                   grading_version=grading_version(),
                    tokens_estimated=None, cost=None, price=price.name,
                    **{f"correct_{rule}": False for rule in RULES})
         return row
     latency = completion.latency_s
     row.update(reply=completion.text, reply_tool_calls=completion.tool_calls,
                latency_s=None if latency != latency else latency,  # NaN: a batch reply
-               error=None)
+               error=None, error_kind=None, attempts=None)
     _ledger(row, turn, completion, price)
     return _graded(row, request)
 

@@ -80,6 +80,7 @@ def register(app: typer.Typer) -> None:
         from ..experiments import ab_test
         from ..charts import save_chart
         from ..clients import cassette_client
+        from ..csvtext import write_csv
         from ..datasets import data_path, load_dataset
         from ..errors import ToolFormError
         from ._failures import fail, refuse_misses, report_failures
@@ -105,10 +106,10 @@ def register(app: typer.Typer) -> None:
                           f"the draw (--seed {seed}, --n {n}, --dataset {dataset})")
         out.mkdir(parents=True, exist_ok=True)
         result = run(client, checkpoint=out / "turns.jsonl", progress=progress)
-        # a reply holding a lone surrogate is written as its \ud800 escape (the checkpoint,
-        # turns.jsonl, keeps the exact text)
-        result.turns.to_csv(out / "turns.csv", index=False, errors="backslashreplace")
-        result.cells.to_csv(out / "cells.csv", index=False, errors="backslashreplace")
+        # any reply text survives: NUL and lone surrogates are written as _xHHHH_ escapes
+        # (toolform.csvtext; read_csv restores them)
+        write_csv(result.turns, out / "turns.csv")
+        write_csv(result.cells, out / "cells.csv")
         written = save_chart(result.chart(), out / "ab_chart")
         typer.echo(result.report())
         for path in [out / "turns.csv", out / "cells.csv", *written]:

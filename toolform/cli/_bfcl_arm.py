@@ -104,6 +104,7 @@ def register(app: typer.Typer) -> None:
         """
         from ..experiments import bfcl_arm, bfcl_arm_requests
         from ..clients import cassette_client
+        from ..csvtext import write_csv
         from ..datasets import data_path
         from ..errors import ToolFormError
         from ..formats import get_format
@@ -139,8 +140,8 @@ def register(app: typer.Typer) -> None:
         out.mkdir(parents=True, exist_ok=True)
         result = run(client, checkpoint=out / "turns.jsonl", progress=progress)
         turns, table = result.turns, result.cells
-        turns.to_csv(out / "turns.csv", index=False)
-        table.to_csv(out / "table.csv", index=False)
+        write_csv(turns, out / "turns.csv")  # any reply text survives (toolform.csvtext)
+        write_csv(table, out / "table.csv")
         typer.echo(bfcl_arm_text(table, turns))
         for path in (out / "turns.csv", out / "table.csv"):
             typer.echo(f"wrote {path}")

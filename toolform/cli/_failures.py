@@ -2,7 +2,8 @@
 
 * Before a replay, the draw is checked against the cassette: a turn the cassette does not hold
   would be a failed turn, so the run is refused (exit 2) unless ``--allow-misses``.
-* After a run, failed turns are counted on stderr with the first error.
+* After a run, failed turns are counted on stderr by kind (``error_kind``) with the attempts
+  made, and the first error.
 * With ``--strict``, any failed turn makes the exit status 1 (the tables are still written).
 """
 
@@ -89,7 +90,12 @@ def refuse_misses(plan: Callable[[Any], Any], replay: Any, what: str) -> None:
 
 
 def report_failures(turns: Any, *, strict: bool) -> int:
-    """Count the failed turns on stderr (with the first error); exit 1 under ``strict``.
+    """Count the failed turns on stderr by kind, with attempts and the first error; exit 1
+    under ``strict``.
+
+    The message reads e.g. ``3 of 40 turns failed and are left out of the accuracies
+    (timeout: 2 turns, 10 attempts; status: 1 turn, 1 attempt); the first: ...``. Rows of a
+    checkpoint older than the ``error_kind`` column count under ``unknown``.
 
     Parameters
     ----------
@@ -108,12 +114,26 @@ def report_failures(turns: Any, *, strict: bool) -> int:
     typer.Exit
         With :data:`EXIT_FAILED_TURNS` when ``strict`` and a turn failed.
     """
-    errors = turns["error"].dropna()
-    if not len(errors):
+    failed = turns[turns["error"].notna()]
+    if not len(failed):
         return 0
-    message = (f"{len(errors)} of {len(turns)} turns failed and are left out of the accuracies; "
-               f"the first: {errors.iloc[0]}")
+    message = (f"{len(failed)} of {len(turns)} turns failed and are left out of the accuracies "
+               f"({_by_kind(failed)}); the first: {failed['error'].iloc[0]}")
     if strict:
         raise fail(message, EXIT_FAILED_TURNS)
     typer.echo(f"warning: {message}", err=True)
-    return len(errors)
+    return len(failed)
+
+
+def _by_kind(failed: Any) -> str:
+    """``"timeout: 2 turns, 10 attempts; status: 1 turn, 1 attempt"``, most turns first."""
+    kinds = failed["error_kind"].astype("object").fillna("unknown")
+    parts = []
+    for kind, count in kinds.value_counts().items():
+        part = f"{kind}: {count} turn{'s' if count != 1 else ''}"
+        sent = failed.loc[kinds == kind, "attempts"].dropna()
+        if len(sent):
+            total = int(sent.sum())
+            part += f", {total} attempt{'s' if total != 1 else ''}"
+        parts.append(part)
+    return "; ".join(parts)

@@ -17,6 +17,16 @@ A cassette path is either a file or a folder:
   side by side.
 
 When a key is recorded twice, the recording read last wins (file order, then line order).
+
+Recordings are appended under the checkpoint's durability policy (:mod:`toolform.journal`):
+each is written whole with one ``write`` and flushed to the operating system before
+``complete`` returns, so a process kill (``kill -9``, a crashed kernel) loses **0** recordings
+already made; the file is ``fsync``'d every :data:`~toolform.journal.FSYNC_EVERY` recordings or
+:data:`~toolform.journal.FSYNC_INTERVAL_S` seconds and on :meth:`ReplayClient.close` (also
+called when the client is garbage-collected or the interpreter exits), so a power loss or an
+operating-system crash may lose at most the last 256 recordings or the last second of them,
+which a later run asks again. A recording torn mid-write can only be the last line: it is
+skipped on reading and moved to ``<cassette>.torn`` before the next append.
 """
 
 from __future__ import annotations
@@ -27,13 +37,14 @@ import os
 import threading
 import time
 import warnings
+import weakref
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from .. import _jsontext as jsontext
 from ..errors import CassetteMissError, DatasetError, InvalidParameterError
-from ..journal import set_aside_torn_tail
+from ..journal import JournalWriter
 from ._base import ChatClient, Completion
 from ._policy import RetryPolicy
 
@@ -55,7 +66,9 @@ def request_key(model: str, messages: list[dict[str, Any]], *, max_tokens: int |
     ensure_ascii=False)`` of ``{"model", "messages", "params": {"max_tokens", "temperature",
     "tools", "extra_body"}}``, with any lone surrogate written as its JSON ``\\u`` escape
     (:mod:`toolform._jsontext`), encoded as UTF-8. Dict key order does not change the key; any
-    change of a value does.
+    change of a value does. Any text has a key (lone surrogates, PEP 383's escapes of invalid
+    UTF-8, NUL, megabytes); text without lone surrogates keys exactly as plain ``json.dumps``
+    does, so the keys of recordings made before the escape was added are unchanged.
 
     Parameters
     ----------
@@ -125,7 +138,8 @@ class ReplayClient:
     A replayed :class:`Completion` carries the recorded ``latency_s``, so latency statistics of a
     replayed run are those of the recorded one. Sampling at ``temperature > 0`` is recorded once
     per key: replays return that one sample. Safe to call from many threads; appends happen one
-    line at a time under a lock and are flushed and fsync'd.
+    line at a time under a lock, by the durability policy of the module docstring (flushed per
+    recording, ``fsync``'d by count and time and on :meth:`close`). Usable as a context manager.
 
     Examples
     --------
@@ -158,6 +172,7 @@ class ReplayClient:
         self._append_path = path if path.suffix == ".jsonl" else path / FOLDER_APPEND_NAME
         self._lock = threading.Lock()
         self._records: dict[str, Completion] = {}
+        self._writer: JournalWriter | None = None  # opened at the first recording
         self._load()
 
     def __repr__(self) -> str:
@@ -169,6 +184,20 @@ class ReplayClient:
 
     def __contains__(self, key: object) -> bool:
         return key in self._records
+
+    def close(self) -> None:
+        """``fsync`` and close the cassette file recordings go to (idempotent; a later
+        recording opens it again)."""
+        with self._lock:
+            writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.close()
+
+    def __enter__(self) -> ReplayClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def describe(self) -> dict[str, Any]:
         """Run metadata: the inner client's description plus ``cassette``, ``mode`` and size.
@@ -272,15 +301,12 @@ class ReplayClient:
                                        f"({type(exc).__name__}: {exc})") from exc
 
     def _append(self, key: str, line: dict[str, Any], completion: Completion) -> None:
-        data = (_canonical(line) + "\n").encode("utf-8")
+        data = _canonical(line).encode("utf-8")
         with self._lock:
-            path = self._append_path
-            path.parent.mkdir(parents=True, exist_ok=True)
-            set_aside_torn_tail(path)  # a crash can leave half a line; keep it in <path>.torn
-            with open(path, "ab") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
+            if self._writer is None:  # sets aside a torn last line (kept in <path>.torn)
+                self._writer = JournalWriter(self._append_path)
+                weakref.finalize(self, self._writer.close)  # fsync at collection or exit
+            self._writer.append_line(data)
             self._records[key] = completion
 
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping, Protocol, Sequence, runtime_checkable
 
 from ..errors import InvalidParameterError
-from ._base import Outcome
+from ._base import ERROR_KINDS, Outcome
 from ._batch import (BatchExecutor, import_batch_output, read_batch_output,
                      write_batch_input)
 from ._local import LocalExecutor
 from ._ray import RayExecutor
 
-__all__ = ["BatchExecutor", "Executor", "LocalExecutor", "Outcome", "RayExecutor",
+__all__ = ["BatchExecutor", "ERROR_KINDS", "Executor", "LocalExecutor", "Outcome", "RayExecutor",
            "get_executor", "import_batch_output", "read_batch_output", "write_batch_input"]
 
 

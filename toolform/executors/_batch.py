@@ -172,8 +172,9 @@ class BatchExecutor:
             reply = replies.get(turn.key)
             if reply is None:
                 yield Outcome(turn, None, f"BatchMissing: no reply for key {turn.key} in "
-                                          f"{self.output}")
+                                          f"{self.output}", error_kind="batch_missing",
+                              attempts=0)
             elif isinstance(reply, str):
-                yield Outcome(turn, None, reply)
+                yield Outcome(turn, None, reply, error_kind="batch_error", attempts=1)
             else:
                 yield Outcome(turn, Completion(**{**reply.to_dict(), "model": turn.cell.model}))

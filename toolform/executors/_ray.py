@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..errors import InvalidParameterError
-from ._base import Outcome
+from ._base import Outcome, error_fields, failure
 
 __all__ = ["RayExecutor"]
 
@@ -50,7 +50,7 @@ class _Endpoint:
             reply = self.client.complete(messages, max_tokens=max_tokens,
                                          temperature=temperature, tools=tools)
         except Exception as exc:  # noqa: BLE001 - a server failure becomes a row
-            return {"error": f"{type(exc).__name__}: {exc}"}
+            return error_fields(exc)
         return {"completion": reply.to_dict()}
 
 
@@ -149,10 +149,10 @@ class RayExecutor:
                     try:
                         result = ray.get(ref)
                     except Exception as exc:  # noqa: BLE001 - a dead actor becomes an error row
-                        yield Outcome(turn, None, f"{type(exc).__name__}: {exc}")
+                        yield failure(turn, exc)
                         continue
                     if "error" in result:
-                        yield Outcome(turn, None, result["error"])
+                        yield Outcome(turn, None, **result)
                     else:
                         yield Outcome(turn, Completion.from_dict(result["completion"]))
         finally:
