@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolform.csvtext import escape_text, read_csv, unescape_text, write_csv
+from toolform.csvtext import csv_text, escape_text, read_csv, unescape_text, write_csv
 from toolform.runs import TURN_COLUMNS
 
 # any code point, lone surrogates included, and the characters the escape itself is made of
@@ -57,3 +57,12 @@ def test_a_turn_table_round_trips_through_csv(tmp_path):
     assert back["correct_main"].tolist() == [True, False]
     assert back["attempts"].tolist()[1] == 5 and pd.isna(back["attempts"].iloc[0])
     assert back["error_kind"].tolist()[1] == "timeout"
+
+
+def test_a_frame_of_inferred_text_columns_is_escaped_too():
+    # pandas 3 infers its "str" dtype for a list of strings; such a column must be escaped
+    # like an object or "string" column, or a lone surrogate reaches the encoder
+    frame = pd.DataFrame({"reply": ["ok\ud800", "_x0041_", "plain"], "n": [1, 2, 3]})
+    text = csv_text(frame)
+    text.encode("utf-8")
+    assert text.splitlines() == ["reply,n", "ok_xD800_,1", "_x005F_x0041_,2", "plain,3"]

@@ -31,7 +31,7 @@ from . import _jsontext as jsontext
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["escape_text", "read_csv", "unescape_text", "write_csv"]
+__all__ = ["csv_text", "escape_text", "read_csv", "unescape_text", "write_csv"]
 
 # what a CSV file in UTF-8 cannot carry: NUL and lone surrogates
 _UNWRITABLE = "\x00\ud800-\udfff"
@@ -117,14 +117,38 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str], **options: Any)
     OSError
         When the file cannot be written.
     """
-    out = frame.copy()
-    for name in out.columns:
-        if out[name].dtype == object or str(out[name].dtype).startswith("string"):
-            out[name] = out[name].astype(object).map(_cell_out)
     options.setdefault("index", False)
     options.update(encoding="utf-8", errors="strict")
-    out.to_csv(path, **options)
+    _escaped(frame).to_csv(path, **options)
     return Path(path)
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    """``frame`` as CSV text, escaped as :func:`write_csv` writes it (for a download link).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table. It is not modified.
+
+    Returns
+    -------
+    str
+        The CSV, without the index; it always encodes to UTF-8.
+    """
+    return _escaped(frame).to_csv(index=False)
+
+
+def _escaped(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` with every text cell escaped (lists and dicts as JSON)."""
+    from pandas.api.types import is_string_dtype  # pandas is imported only when a frame is written
+
+    out = frame.copy()
+    for name in out.columns:
+        # object, "string" and pandas 3's default "str" columns alike
+        if out[name].dtype == object or is_string_dtype(out[name].dtype):
+            out[name] = out[name].astype(object).map(_cell_out)
+    return out
 
 
 def read_csv(path: str | os.PathLike[str],

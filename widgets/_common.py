@@ -16,6 +16,8 @@ from typing import Any, Iterator, Mapping
 
 import ipywidgets as widgets
 
+from toolform.csvtext import csv_text
+
 from ._html import esc
 
 __all__ = ["Conventions"]
@@ -94,7 +96,7 @@ class Conventions:
         if frame is None or not len(frame):
             self.download.value = ""
             return
-        data = base64.b64encode(frame.to_csv(index=False).encode("utf-8")).decode("ascii")
+        data = base64.b64encode(csv_text(frame).encode("utf-8")).decode("ascii")
         self.download.value = (f'<a class="toolform-download" download="{esc(self._csv_name)}.csv" '
                                f'href="data:text/csv;charset=utf-8;base64,{data}">'
                                f"Download CSV ({len(frame)} rows)</a>")
