@@ -17,7 +17,7 @@ from toolform.datasets import load_dataset
 from toolform.errors import GradingError
 from toolform.io import from_bfcl
 from toolform.ir import GoldCall, Request
-from toolform.possible_answers import grade_possible_answers
+from toolform.grading import grade_possible_answers
 from toolform.protocols import parse_reply
 
 

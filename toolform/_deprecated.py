@@ -5,7 +5,9 @@ A name that moved is removed from its old module and listed here by that module:
     __getattr__ = moved_names(__name__, {"GRADINGS": "toolform.grading.GRADINGS"})
 
 ``from toolform.bfcl_arm import GRADINGS`` then still works, with a ``DeprecationWarning``
-naming the new home.
+naming the new home. :func:`forwarded` reaches an object by its dotted path without an
+import statement, for a shim kept one release in a module the new home itself imports
+(``ParsedReply.calls`` asks ``toolform.grading``, which imports ``toolform.protocols``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import importlib
 import warnings
 from typing import Any, Callable, Mapping
 
-__all__ = ["moved_names"]
+__all__ = ["forwarded", "moved_names"]
 
 
 def moved_names(module: str, moves: Mapping[str, str]) -> Callable[[str], Any]:
@@ -36,9 +38,24 @@ def moved_names(module: str, moves: Mapping[str, str]) -> Callable[[str], Any]:
     def __getattr__(name: str) -> Any:
         if name not in moves:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        target, _, attribute = moves[name].rpartition(".")
         warnings.warn(f"{module}.{name} is deprecated and will be removed in the next release; "
                       f"use {moves[name]}", DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module(target), attribute)
+        return forwarded(moves[name])
 
     return __getattr__
+
+
+def forwarded(dotted: str) -> Any:
+    """The object at a dotted path (``"toolform.grading.select_calls"``), imported on first use.
+
+    Parameters
+    ----------
+    dotted : str
+        The module path, a dot, and the attribute.
+
+    Returns
+    -------
+    object
+    """
+    target, _, attribute = dotted.rpartition(".")
+    return getattr(importlib.import_module(target), attribute)

@@ -1,7 +1,7 @@
 """The BFCL arm: cells of formats × protocols on BFCL requests, graded four ways.
 
 Every turn is graded under the study's three rules (``toolform.grading``) and against BFCL's
-possible answers (``toolform.possible_answers``, the ``correct_possible_answers`` turn column).
+possible answers (``toolform.grading.grade_possible_answers``, the ``correct_possible_answers`` turn column).
 :func:`bfcl_arm_table` lays the four side by side, per cell and BFCL category, so a reader sees
 where the study's rules and BFCL's checker part ways (BFCL wants exact names, exact types and no
 argument left at its default; the study forgives separators in names under ``main``).
@@ -26,9 +26,8 @@ from ._deprecated import moved_names
 from .abtest import LOCAL_MODEL_ID, select_requests
 from .errors import GradingError
 from .grading import GRADINGS as _GRADINGS
-from .grading import RULES, grade
+from .grading import RULES, grade, grade_possible_answers
 from .ir import Request
-from .possible_answers import grade_possible_answers
 from .protocols import parse_reply
 from .repeats import expand_repeats
 from .runs import Cell, run_cells
@@ -211,7 +210,7 @@ def grading_disagreements(turns: pd.DataFrame,
         if request is None:
             raise GradingError(f"turn {turn.request_id!r} (cell {turn.cell}) has no request in "
                                f"`requests`; pass the requests the turns answered")
-        parsed = parse_reply(turn.reply, request.toolset, turn.protocol_id, rule="main")
+        parsed = parse_reply(turn.reply, request.toolset, turn.protocol_id)
         main = grade(parsed, request.gold, request.toolset, "main")
         bfcl = grade_possible_answers(parsed, request.gold, request.toolset)
         if (main.correct, bfcl.correct) != (bool(turn.correct_main),

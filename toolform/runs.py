@@ -40,11 +40,10 @@ from .errors import DatasetError, InvalidParameterError, StaleVerdictWarning
 from .executors import Executor, LocalExecutor, Outcome, get_executor
 from .executors._base import recording
 from .formats import get_format
-from .grading import RULES, grade_rules, grading_version
+from .grading import RULES, grade_possible_answers, grade_rules, grading_version, select_calls
 from .ir import Request
 from .journal import JournalWriter, torn_side_file
 from .plan import PlannedTurn, plan_run
-from .possible_answers import grade_possible_answers
 from .protocols import parse_reply
 from .tokens import estimate_tokens
 
@@ -106,7 +105,7 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("correct_symmetric", "boolean", "", "correct under the symmetric rule"),
     ("correct_as_written", "boolean", "", "correct under the as-written rule"),
     ("correct_possible_answers", "boolean", "",
-     "correct against possible answers, BFCL's way (toolform.possible_answers)"),
+     "correct against possible answers, BFCL's way (toolform.grading.grade_possible_answers)"),
     ("correct_end_state", "boolean", "",
      "running the calls leaves the gold call's end state (tools with generator executors; else NA)"),
     ("tool_correct", "boolean", "", "the right tools were called (main rule's calls)"),
@@ -235,19 +234,20 @@ def _graded(row: dict[str, Any], request: Request) -> dict[str, Any]:
     """
     # the whole reply: the native protocol reads its tool_calls, the others its text
     reply = {"content": row["reply"], "tool_calls": row.get("reply_tool_calls")}
-    parsed = parse_reply(reply, request.toolset, row["protocol_id"], rule="main")
+    parsed = parse_reply(reply, request.toolset, row["protocol_id"])
     verdicts = grade_rules(parsed, request.gold, request.toolset)
     main = verdicts["main"]
+    calls = select_calls(parsed, "main", nearest=True)  # as read: nearest names resolved
     return {
         **row, "gold": [g.to_dict() for g in request.gold],
         "reply_tool_calls": row.get("reply_tool_calls"),  # None in rows older than the column
-        "calls": [c.to_dict() for c in parsed.calls],
-        "n_calls": len(parsed.calls), "parsed_strict": parsed.parsed_strict,
+        "calls": [c.to_dict() for c in calls],
+        "n_calls": len(calls), "parsed_strict": parsed.parsed_strict,
         "parsed_lenient": parsed.parsed_lenient, "lenient_protocol": parsed.lenient_protocol,
         "format_compliant": parsed.format_compliant, "renested": parsed.renested,
         "resolved_names": [list(r) for r in parsed.resolved_names],
         "issues": list(parsed.issues),
-        "correct_end_state": _end_state(parsed.calls, request),
+        "correct_end_state": _end_state(calls, request),
         "correct_possible_answers": grade_possible_answers(parsed, request.gold,
                                                            request.toolset).correct,
         "tool_correct": main.tool_correct, "schema_valid": main.schema_valid,
