@@ -30,8 +30,7 @@ from .grading import RULES, grade, grade_possible_answers
 from .ir import Request
 from .protocols import parse_reply
 from .repeats import expand_repeats
-from .runs import Cell, run_cells
-from .stats import wilson_interval
+from .runs import Cell, run_cells, summarize_verdicts, verdicts_frame
 
 __all__ = ["BFCL_ARM_COLUMNS", "DISAGREEMENT_COLUMNS", "RECORDED_BFCL_CASSETTE",
            "RECORDED_BFCL_CELL", "RECORDED_BFCL_DRAW", "bfcl_arm", "bfcl_arm_requests",
@@ -157,17 +156,9 @@ def bfcl_arm_table(turns: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         One row per (cell, category, grading); accuracy and Wilson interval in percent.
     """
-    rows = []
     graded = turns[turns["error"].isna()]
-    for (cell, category), group in graded.groupby(["cell", "category"], sort=False):
-        for grading in _GRADINGS:
-            correct = int(group[f"correct_{grading}"].sum())
-            low, high = wilson_interval(correct, len(group))
-            rows.append({"cell": cell, "category": category, "grading": grading,
-                         "n": len(group), "correct": correct,
-                         "accuracy": 100 * correct / len(group), "ci_low": low,
-                         "ci_high": high})
-    frame = pd.DataFrame(rows, columns=[c[0] for c in BFCL_ARM_COLUMNS])
+    summary = summarize_verdicts(verdicts_frame(graded, _GRADINGS), by=("cell", "category"))
+    frame = summary[[c[0] for c in BFCL_ARM_COLUMNS]].reset_index(drop=True)
     return frame.astype({name: dtype for name, dtype, _, _ in BFCL_ARM_COLUMNS})
 
 
