@@ -40,8 +40,7 @@ from .errors import DatasetError, InvalidParameterError, StaleVerdictWarning
 from .executors import Executor, LocalExecutor, Outcome, get_executor
 from .executors._base import recording
 from .formats import get_format
-from .grading import (GRADINGS, RULES, check_rule, grade_possible_answers, grade_rules,
-                      grading_version, select_calls)
+from .grading import GRADINGS, RULES, check_rule, grade_gradings, grading_version, select_calls
 from .ir import Request
 from .journal import JournalWriter, torn_side_file
 from .plan import PlannedTurn, plan_run
@@ -277,8 +276,7 @@ def _graded(row: dict[str, Any], request: Request) -> dict[str, Any]:
     # the whole reply: the native protocol reads its tool_calls, the others its text
     reply = {"content": row["reply"], "tool_calls": row.get("reply_tool_calls")}
     parsed = parse_reply(reply, request.toolset, row["protocol_id"])
-    verdicts = grade_rules(parsed, request.gold, request.toolset)
-    verdicts["possible_answers"] = grade_possible_answers(parsed, request.gold, request.toolset)
+    verdicts = grade_gradings(parsed, request.gold, request.toolset)
     main = verdicts["main"]
     calls = select_calls(parsed, "main", nearest=True)  # as read: nearest names resolved
     return {
@@ -316,10 +314,12 @@ def _regradable(row: dict[str, Any]) -> bool:
 def _end_state(calls: Sequence[Any], request: Request) -> bool | None:
     """End-state grading when every tool has a generator executor (a simulated world); None
     (NA) for toolsets without executors, which cannot be run."""
+    executors = request.toolset.executors
+    if not executors:
+        return None
     from .generator import Executor, end_state_correct
 
-    executors = request.toolset.executors
-    if not executors or not all(isinstance(e, Executor) for e in executors.values()):
+    if not all(isinstance(e, Executor) for e in executors.values()):
         return None
     return end_state_correct(list(calls), request.gold, request.toolset)
 

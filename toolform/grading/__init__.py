@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from ._grade import (FLOAT_TOLERANCE, ArgumentProblem, Verdict, call_schema_valid, grade, grade_all,
                      grade_rules, schema_check, unmatched_gold, validate_arguments)
+from ._gradings import grade_gradings
 from ._possible_answers import MATCHINGS, grade_possible_answers, normalise_string
 from ._rules import GRADINGS, RULE_MEANINGS, RULES, check_rule
 from ._select import calls_under_rule, select_calls, select_repaired, selections
@@ -66,6 +67,7 @@ __all__ = [
     "check_rule",
     "grade",
     "grade_all",
+    "grade_gradings",
     "grade_possible_answers",
     "grade_rules",
     "grading_version",

@@ -8,17 +8,18 @@ import math
 import re
 import sys
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import jsonschema_rs
 
 from ..errors import GradingError, SchemaValidatorError
 from ..ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
 from ..protocols import ParsedReply, parse_reply
-from ._rules import RULES, check_rule
+from ._rules import check_rule
 from ._select import calls_under_rule, selections
 
 __all__ = [
@@ -538,7 +539,7 @@ def grade(parsed_or_calls: ParsedReply | Sequence[ToolCall] | ToolCall,
 def _grade_calls(calls: Sequence[ToolCall], golds: Sequence[GoldCall],
                  toolset: Toolset) -> Verdict:
     """The verdict on the calls a rule selected (points 1 to 9)."""
-    tool_correct = Counter(c.name for c in calls) == Counter(g.name for g in golds)
+    tool_correct = sorted(c.name for c in calls) == sorted(g.name for g in golds)  # multisets
     schema_valid, schema_issue = schema_check(calls, toolset)
 
     def verdict(reason: str) -> Verdict:
@@ -625,7 +626,12 @@ def grade_rules(parsed: ParsedReply, gold: Sequence[GoldCall | ToolCall] | GoldC
     GradingError
         As for :func:`grade`.
     """
-    golds = _gold_calls(gold, toolset)
+    return _grade_selections(parsed, _gold_calls(gold, toolset), toolset)
+
+
+def _grade_selections(parsed: ParsedReply, golds: Sequence[GoldCall], toolset: Toolset
+                     ) -> dict[str, Verdict]:
+    """:func:`grade_rules` on gold calls already checked (``_gold_calls``)."""
     verdicts: dict[str, Verdict] = {}
     graded: list[tuple[tuple[ToolCall, ...], Verdict]] = []
     for rule, calls in selections(parsed).items():

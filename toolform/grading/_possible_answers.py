@@ -40,7 +40,6 @@ follows BFCL's semantics, written here from its documented behaviour:
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,7 +48,7 @@ from ..ir import GoldCall, ParamIR, ToolCall, Toolset, TypeIR
 from ._grade import Verdict, schema_check, unmatched_gold
 from ._select import calls_under_rule
 
-__all__ = ["MATCHINGS", "grade_possible_answers", "normalise_string"]
+__all__ = ["MATCHINGS", "grade_possible_answers", "normalise_string", "possible_answers_verdict"]
 
 _DROPPED = re.compile(r"[ ,./\-_*^]")
 #: The Python type BFCL expects for each IR kind (``any`` is a string in BFCL's Python mapping).
@@ -229,8 +228,25 @@ def grade_possible_answers(parsed_or_calls: Any, gold: Sequence[GoldCall] | Gold
         if g.name not in toolset:
             raise GradingError(f"gold call {g.name!r} is not a tool of the toolset")
     calls = calls_under_rule(parsed_or_calls, toolset, "as_written")
-    tool_correct = Counter(c.name for c in calls) == Counter(g.name for g in golds)
-    schema_valid, schema_issue = schema_check(calls, toolset)
+    return possible_answers_verdict(calls, golds, toolset, schema_check(calls, toolset),
+                                    matching=matching)
+
+
+def possible_answers_verdict(calls: Sequence[ToolCall], golds: Sequence[GoldCall],
+                             toolset: Toolset, schema: tuple[bool | None, str], *,
+                             matching: str = "bfcl") -> Verdict:
+    """The possible-answers verdict on calls as written whose schema check is already done.
+
+    For the one grading pass of a turn (``grade_gradings``): the ``as_written`` rule checked
+    the same calls against their schemas. Inputs are as :func:`grade_possible_answers` has
+    validated them; ``schema`` is ``schema_check(calls, toolset)``.
+
+    Returns
+    -------
+    Verdict
+    """
+    tool_correct = sorted(c.name for c in calls) == sorted(g.name for g in golds)  # multisets
+    schema_valid, schema_issue = schema
 
     def verdict(reason: str) -> Verdict:
         return Verdict(correct=not reason, tool_correct=tool_correct, schema_valid=schema_valid,

@@ -73,6 +73,8 @@ def _recorded_repair(parsed: ParsedReply, nearest: bool) -> Repair:
         raise GradingError("the ParsedReply records no repair for each call (calls_renested "
                            "and name_resolutions must match calls_as_written); make it with "
                            "parse_reply")
+    if not any(how):  # every name as written: resolving changes none
+        return Repair(written, renested)
     if nearest or "nearest" not in how:
         resolved = tuple(w if r.name == w.name else ToolCall(r.name, dict(w.arguments))
                          for w, r in zip(written, renested))
