@@ -20,7 +20,7 @@ import pytest
 from toolform.datasets import load_dataset
 from toolform.grading import calls_under_rule
 from toolform.ir import ToolCall
-from toolform.possible_answers import grade_possible_answers
+from toolform.grading import grade_possible_answers
 from toolform.protocols import parse_reply
 
 HERE = Path(__file__).resolve().parent / "fixtures" / "bfcl_agreement"

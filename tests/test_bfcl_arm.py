@@ -16,7 +16,7 @@ from toolform.grading import GRADINGS
 from toolform.errors import GradingError
 from toolform.io import from_bfcl
 from toolform.ir import GoldCall, Request
-from toolform.possible_answers import grade_possible_answers
+from toolform.grading import grade_possible_answers
 from toolform.protocols import parse_reply
 
 

@@ -237,7 +237,7 @@ def test_rules_flat_xml_is_right_under_main_and_symmetric():
 
 def test_rules_a_parsed_reply_is_regraded_for_each_rule():
     parsed = parse_reply(json_call("Book-Flight", origin="A", destination="B", passengers=2),
-                         TOOLS, "python_call", rule="as_written", lenient_fallback=True)
+                         TOOLS, "python_call", lenient_fallback=True)
     assert parsed.lenient_taken and parsed.lenient_protocol == "json_object"
     assert [grade(parsed, FLIGHT_GOLD, TOOLS, r).correct for r in RULES] == [False, True,
                                                                             False]

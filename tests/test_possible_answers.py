@@ -7,7 +7,7 @@ import pytest
 from toolform.errors import GradingError
 from toolform.io import from_bfcl
 from toolform.ir import GoldCall, ToolCall
-from toolform.possible_answers import grade_possible_answers, normalise_string
+from toolform.grading import grade_possible_answers, normalise_string
 from toolform.protocols import parse_reply
 
 TOOLSET = from_bfcl([

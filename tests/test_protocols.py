@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from toolform.errors import GradingError, ParseError, UnknownProtocolError
 from toolform.evidence import load_evidence
 from toolform.ir import ParamIR, ToolCall, ToolIR, Toolset, TypeIR
+from toolform.grading import select_calls
 from toolform.protocols import get_protocol, parse_reply, protocol_ids
 from toolform.protocols._limits import MAX_DEPTH
 from toolform.protocols._loose_json import loads_loose
@@ -315,7 +316,14 @@ def test_names_are_resolved_and_reported():
     assert parsed.resolved_names == (("Get-Weather", "get_weather", "separator"),
                                      ("get_wether", "get_weather", "nearest"))
     assert sum("read as" in i for i in parsed.issues) == 2
-    as_written = parse_reply(reply, TOOLS, "json_object", rule="as_written")
+    assert parsed.name_resolutions == ("separator", "nearest", None)
+    assert [c.name for c in select_calls(parsed, "as_written")] == ["Get-Weather", "get_wether",
+                                                                    "search_web"]
+    # the grader never takes a nearest name: that call keeps its name as written
+    assert [c.name for c in select_calls(parsed, "main")] == ["get_weather", "get_wether",
+                                                              "search_web"]
+    with pytest.warns(DeprecationWarning, match="parse_reply"):
+        as_written = parse_reply(reply, TOOLS, "json_object", rule="as_written")
     assert [c.name for c in as_written.calls] == ["Get-Weather", "get_wether", "search_web"]
 
 
@@ -351,11 +359,24 @@ FLAT = {"origin": "A", "destination": "B", "passengers": 2}
     (FLAT_JSON, "json_object", "as_written", FLAT),
 ])
 def test_renesting_follows_the_rule(reply, protocol_id, rule, expected):
-    parsed = parse_reply(reply, TOOLS, protocol_id, rule=rule)
-    assert parsed.calls[0].arguments == expected
+    parsed = parse_reply(reply, TOOLS, protocol_id)
+    assert select_calls(parsed, rule)[0].arguments == expected
     assert parsed.calls_as_written[0].arguments == FLAT
     assert parsed.calls_renested[0].arguments == NESTED
     assert parsed.renested
+    # the deprecated spelling gives the same calls for one release
+    with pytest.warns(DeprecationWarning):
+        assert parse_reply(reply, TOOLS, protocol_id, rule=rule).calls[0].arguments == expected
+
+
+def test_the_old_rule_names_of_the_parser_forward_to_grading():
+    from toolform.grading import RULES, select_repaired
+    from toolform.protocols import _parse
+
+    with pytest.warns(DeprecationWarning, match="toolform.grading.RULES"):
+        assert _parse.RULES is RULES
+    with pytest.warns(DeprecationWarning, match="select_repaired"):
+        assert _parse.select_calls is select_repaired
 
 
 def test_nl_renesting_types_moved_values():
@@ -434,7 +455,8 @@ def test_caller_errors_raise():
     with pytest.raises(UnknownProtocolError):
         parse_reply("x", TOOLS, "json_objekt")
     with pytest.raises(GradingError):
-        parse_reply("x", TOOLS, "json_object", rule="lenient")
+        with pytest.warns(DeprecationWarning):
+            parse_reply("x", TOOLS, "json_object", rule="lenient")
 
 
 def test_to_dict_is_json_ready():
@@ -442,7 +464,7 @@ def test_to_dict_is_json_ready():
     data = json.loads(json.dumps(parsed.to_dict()))
     assert data["calls"][0] == {"name": "book_flight", "arguments": NESTED}
     assert data["renested"] is True and data["rule"] == "main"
-    assert set(data) == set(parsed.__dataclass_fields__)
+    assert set(data) == set(parsed.__dataclass_fields__) | {"calls"}
 
 
 # -- hostile replies -------------------------------------------------------------------------------

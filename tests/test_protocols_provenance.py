@@ -48,7 +48,7 @@ def test_parsed_call_is_public_and_carries_its_provenance():
 def test_repairs_are_on_the_call_and_in_the_issues():
     parsed = parse_reply(FLAT_XML, TOOLS, "xml_call")
     (call,) = parsed.parsed_calls
-    assert any("moved origin, destination into route (applied under rule main)" in r
+    assert any("moved origin, destination into route (re-nesting repair)" in r
                for r in call.repairs)
     named = parse_reply('{"name": "Get-Weather", "arguments": {"city": "A"}}', TOOLS,
                         "json_object")

@@ -26,7 +26,7 @@ _LAZY = {
     "protocol_ids": "toolform.protocols",
     "grade": "toolform.grading",
     "grade_all": "toolform.grading",
-    "grade_possible_answers": "toolform.possible_answers",
+    "grade_possible_answers": "toolform.grading",
     "load_dataset": "toolform.datasets",
     "run_cells": "toolform.runs",
     "ab_test": "toolform.experiments",

@@ -8,6 +8,10 @@ A module that moved away altogether (its file is gone, so version control follow
 is listed in :data:`MOVED_MODULES`; ``import toolform`` installs a finder that serves it as a
 module whose every name forwards to its new home. ``from toolform.abtest import ab_test`` then
 still works, with a ``DeprecationWarning`` naming the new path, and gives the very same object.
+
+:func:`forwarded` reaches an object by its dotted path without an
+import statement, for a shim kept one release in a module the new home itself imports
+(``ParsedReply.calls`` asks ``toolform.grading``, which imports ``toolform.protocols``).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import types
 import warnings
 from typing import Any, Callable, Mapping
 
-__all__ = ["MOVED_MODULES", "install_moved_modules", "moved_names"]
+__all__ = ["MOVED_MODULES", "forwarded", "install_moved_modules", "moved_names"]
 
 
 def moved_names(module: str, moves: Mapping[str, str], *,
@@ -46,10 +50,9 @@ def moved_names(module: str, moves: Mapping[str, str], *,
     def __getattr__(name: str) -> Any:
         if name not in moves:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        target, _, attribute = moves[name].rpartition(".")
         warnings.warn(f"{module}.{name} is deprecated and will be removed in the next release; "
                       f"use {moves[name]}", DeprecationWarning, stacklevel=stacklevel)
-        return getattr(importlib.import_module(target), attribute)
+        return forwarded(moves[name])
 
     return __getattr__
 
@@ -106,3 +109,19 @@ def install_moved_modules() -> None:
     """Let the old modules of :data:`MOVED_MODULES` be imported (once per process)."""
     if not any(isinstance(f, _MovedModuleFinder) for f in sys.meta_path):
         sys.meta_path.append(_MovedModuleFinder())
+
+
+def forwarded(dotted: str) -> Any:
+    """The object at a dotted path (``"toolform.grading.select_calls"``), imported on first use.
+
+    Parameters
+    ----------
+    dotted : str
+        The module path, a dot, and the attribute.
+
+    Returns
+    -------
+    object
+    """
+    target, _, attribute = dotted.rpartition(".")
+    return getattr(importlib.import_module(target), attribute)

@@ -40,15 +40,16 @@ from .errors import DatasetError, InvalidParameterError, StaleVerdictWarning
 from .executors import Executor, LocalExecutor, Outcome, get_executor
 from .executors._base import recording
 from .formats import get_format
-from .grading import RULES, grade_rules, grading_version
+from .grading import GRADINGS, RULES, check_rule, grade_gradings, grading_version, select_calls
 from .ir import Request
 from .journal import JournalWriter, torn_side_file
 from .plan import PlannedTurn, plan_run
-from .possible_answers import grade_possible_answers
 from .protocols import parse_reply
+from .stats import wilson_interval
 from .tokens import estimate_tokens
 
-__all__ = ["TURN_COLUMNS", "Cell", "read_checkpoint", "run_cells", "turns_frame"]
+__all__ = ["SUMMARY_COLUMNS", "TURN_COLUMNS", "VERDICT_COLUMNS", "Cell", "read_checkpoint",
+           "run_cells", "summarize_verdicts", "turns_frame", "verdicts_frame"]
 
 
 @dataclass(frozen=True)
@@ -102,11 +103,14 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("renested", "boolean", "", "a flat argument was re-nested under the main rule"),
     ("resolved_names", "object", "", "names resolved to a near twin: [given, resolved, how]"),
     ("issues", "object", "", "what the parser forgave or could not read"),
+    ("verdicts", "object", "",
+     "every grading's verdict: {grading: {correct, tool_correct, schema_valid, reason}} "
+     "(toolform.grading.GRADINGS; {} for a failed turn); verdicts_frame makes it long"),
     ("correct_main", "boolean", "", "correct under the main rule"),
     ("correct_symmetric", "boolean", "", "correct under the symmetric rule"),
     ("correct_as_written", "boolean", "", "correct under the as-written rule"),
     ("correct_possible_answers", "boolean", "",
-     "correct against possible answers, BFCL's way (toolform.possible_answers)"),
+     "correct against possible answers, BFCL's way (toolform.grading.grade_possible_answers)"),
     ("correct_end_state", "boolean", "",
      "running the calls leaves the gold call's end state (tools with generator executors; else NA)"),
     ("tool_correct", "boolean", "", "the right tools were called (main rule's calls)"),
@@ -138,6 +142,42 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
      "cost of the turn under the run's price vector (toolform.cost; the study's vectors are "
      "relative prices labelled in dollars); NaN for failed turns"),
     ("price", "string", "", "name of the price vector of cost"),
+)
+
+#: The declared columns of the long verdict frame (:func:`verdicts_frame`), one row per
+#: (turn, grading): (name, dtype, unit, meaning). The wide ``correct_<grading>`` turn columns
+#: are a derived view of ``correct``, kept one release for the CSVs and notebooks that read them.
+VERDICT_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
+    ("cell", "string", "", "format_id/protocol_id"),
+    ("model", "string", "", "model id"),
+    ("format_id", "string", "", "schema format"),
+    ("protocol_id", "string", "", "answer protocol"),
+    ("request_id", "string", "", "request id within its dataset"),
+    ("category", "string", "", "dataset category of the request"),
+    ("repeat", "Int64", "", "which ask of the request (NA when the turns have no repeat column)"),
+    ("grading", "string", "", "one of toolform.grading.GRADINGS"),
+    ("correct", "boolean", "", "the verdict; NA for a turn that failed (error set)"),
+    ("tool_correct", "boolean", "",
+     "the right tools were called under this grading; NA when the turn failed or the row "
+     "predates per-grading verdicts"),
+    ("schema_valid", "boolean", "",
+     "the grading's calls validate against their schemas; NA when a validator could not run, "
+     "the turn failed, or the row predates per-grading verdicts"),
+    ("reason", "string", "",
+     "why the verdict failed ('' when correct); NA when unknown (a failed turn, or a row "
+     "predating per-grading verdicts for a grading other than main)"),
+    ("error", "string", "", "why the turn failed, else NA"),
+)
+
+#: The declared columns of :func:`summarize_verdicts`: the grouping columns first, then these.
+SUMMARY_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
+    ("grading", "string", "", "one of toolform.grading.GRADINGS"),
+    ("n", "int64", "turns", "graded turns (turns with a server error are left out)"),
+    ("n_errors", "int64", "turns", "turns lost to a server error"),
+    ("correct", "int64", "turns", "turns graded correct"),
+    ("accuracy", "float64", "percent", "correct / n; NaN when n is 0"),
+    ("ci_low", "float64", "percent", "Wilson 95% interval, lower bound"),
+    ("ci_high", "float64", "percent", "Wilson 95% interval, upper bound"),
 )
 
 
@@ -225,7 +265,7 @@ def _turn_row(outcome: Outcome, price: Price) -> dict[str, Any]:
                    error_kind=outcome.error_kind or ("render" if turn.render_error else "client"),
                    attempts=0 if turn.render_error else outcome.attempts,
                    grading_version=grading_version(),
-                   tokens_estimated=None, cost=None, price=price.name,
+                   tokens_estimated=None, cost=None, price=price.name, verdicts={},
                    **{f"correct_{rule}": False for rule in RULES})
         return row
     latency = completion.latency_s
@@ -243,25 +283,27 @@ def _graded(row: dict[str, Any], request: Request) -> dict[str, Any]:
     """
     # the whole reply: the native protocol reads its tool_calls, the others its text
     reply = {"content": row["reply"], "tool_calls": row.get("reply_tool_calls")}
-    parsed = parse_reply(reply, request.toolset, row["protocol_id"], rule="main")
-    verdicts = grade_rules(parsed, request.gold, request.toolset)
+    parsed = parse_reply(reply, request.toolset, row["protocol_id"])
+    verdicts = grade_gradings(parsed, request.gold, request.toolset)
     main = verdicts["main"]
+    calls = select_calls(parsed, "main", nearest=True)  # as read: nearest names resolved
     return {
         **row, "gold": [g.to_dict() for g in request.gold],
         "reply_tool_calls": row.get("reply_tool_calls"),  # None in rows older than the column
-        "calls": [c.to_dict() for c in parsed.calls],
-        "n_calls": len(parsed.calls), "parsed_strict": parsed.parsed_strict,
+        "calls": [c.to_dict() for c in calls],
+        "n_calls": len(calls), "parsed_strict": parsed.parsed_strict,
         "parsed_lenient": parsed.parsed_lenient, "lenient_protocol": parsed.lenient_protocol,
         "format_compliant": parsed.format_compliant, "renested": parsed.renested,
         "resolved_names": [list(r) for r in parsed.resolved_names],
         "issues": list(parsed.issues),
-        "correct_end_state": _end_state(parsed.calls, request),
-        "correct_possible_answers": grade_possible_answers(parsed, request.gold,
-                                                           request.toolset).correct,
+        "correct_end_state": _end_state(calls, request),
         "tool_correct": main.tool_correct, "schema_valid": main.schema_valid,
         "schema_issue": main.schema_issue, "reason": main.reason,
         "grading_version": grading_version(),
-        **{f"correct_{rule}": v.correct for rule, v in verdicts.items()},
+        "verdicts": {g: {"correct": v.correct, "tool_correct": v.tool_correct,
+                         "schema_valid": v.schema_valid, "reason": v.reason}
+                     for g, v in verdicts.items()},
+        **{f"correct_{g}": v.correct for g, v in verdicts.items()},
     }
 
 
@@ -280,10 +322,12 @@ def _regradable(row: dict[str, Any]) -> bool:
 def _end_state(calls: Sequence[Any], request: Request) -> bool | None:
     """End-state grading when every tool has a generator executor (a simulated world); None
     (NA) for toolsets without executors, which cannot be run."""
+    executors = request.toolset.executors
+    if not executors:
+        return None
     from .generator import Executor, end_state_correct
 
-    executors = request.toolset.executors
-    if not executors or not all(isinstance(e, Executor) for e in executors.values()):
+    if not all(isinstance(e, Executor) for e in executors.values()):
         return None
     return end_state_correct(list(calls), request.gold, request.toolset)
 
@@ -448,3 +492,115 @@ def _regrade_stale(results: dict[tuple[str, str, str], dict[str, Any]],
         warnings.warn(f"{checkpoint}: {kept} native-protocol turns were graded by older code and "
                       "cannot be re-graded (the checkpoint predates reply_tool_calls); their "
                       "verdicts are kept", StaleVerdictWarning, stacklevel=3)
+
+
+_VERDICT_KEYS = ("cell", "model", "format_id", "protocol_id", "request_id", "category")
+
+
+def verdicts_frame(turns: pd.DataFrame | Iterable[dict[str, Any]],
+                   gradings: Sequence[str] = GRADINGS) -> pd.DataFrame:
+    """The turns' verdicts in long form: one row per (turn, grading), :data:`VERDICT_COLUMNS`.
+
+    ``correct`` comes from the ``correct_<grading>`` columns (every turn row has them); the
+    rest of each verdict from the ``verdicts`` column, or, for rows written before it, from
+    the main rule's ``tool_correct``/``schema_valid``/``reason`` (NA for the other gradings).
+
+    Parameters
+    ----------
+    turns : pandas.DataFrame or iterable of dict
+        Turn rows (:data:`TURN_COLUMNS`; a ``repeat`` column is carried when present).
+    gradings : sequence of str
+        Which gradings, in order (default every one of ``GRADINGS``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``len(turns) × len(gradings)`` rows, turn-major (each turn's gradings together).
+
+    Raises
+    ------
+    GradingError
+        When a grading is not one of ``GRADINGS``.
+    DatasetError
+        When the turns lack a ``correct_<grading>`` column asked for.
+    """
+    frame = turns if isinstance(turns, pd.DataFrame) else turns_frame(turns)
+    gradings = [check_rule(g, GRADINGS, parameter="gradings") for g in gradings]
+    missing = [f"correct_{g}" for g in gradings if f"correct_{g}" not in frame.columns]
+    if missing:
+        raise DatasetError(f"the turn frame has no {missing} column(s)")
+    n, k = len(frame), len(gradings)
+    failed = frame["error"].notna().to_numpy() if "error" in frame else [False] * n
+    stored = frame["verdicts"].tolist() if "verdicts" in frame else [None] * n
+    out: dict[str, Any] = {c: frame[c].repeat(k).to_numpy() if c in frame else [None] * (n * k)
+                           for c in _VERDICT_KEYS}
+    out["repeat"] = frame["repeat"].repeat(k).to_numpy() if "repeat" in frame else None
+    out["grading"] = gradings * n
+    wide = [frame[f"correct_{g}"].tolist() for g in gradings]
+    legacy = [frame[c].tolist() if c in frame else [None] * n
+              for c in ("tool_correct", "schema_valid", "reason")]
+    correct, tool, valid, reason = [], [], [], []
+    for i in range(n):
+        mine = stored[i] if isinstance(stored[i], Mapping) else None
+        for j, grading in enumerate(gradings):
+            if failed[i]:
+                correct.append(None), tool.append(None), valid.append(None), reason.append(None)
+                continue
+            correct.append(wide[j][i])
+            v = mine.get(grading) if mine is not None else None
+            if v is not None:
+                tool.append(v.get("tool_correct")), valid.append(v.get("schema_valid"))
+                reason.append(v.get("reason"))
+            elif mine is None and grading == "main":
+                tool.append(legacy[0][i]), valid.append(legacy[1][i]), reason.append(legacy[2][i])
+            else:
+                tool.append(None), valid.append(None), reason.append(None)
+    out.update(correct=correct, tool_correct=tool, schema_valid=valid, reason=reason,
+               error=frame["error"].repeat(k).to_numpy() if "error" in frame else None)
+    long = pd.DataFrame(out, columns=[c[0] for c in VERDICT_COLUMNS])
+    return long.astype({name: dtype for name, dtype, _, _ in VERDICT_COLUMNS})
+
+
+def summarize_verdicts(verdicts: pd.DataFrame, by: Sequence[str] = ("cell",)) -> pd.DataFrame:
+    """Accuracy per group and grading from a long verdict frame: the one summary of verdicts.
+
+    The A/B (``summarize_cells``), the BFCL arm (``bfcl_arm_table``) and the atlas read it.
+
+    Parameters
+    ----------
+    verdicts : pandas.DataFrame
+        A frame of :data:`VERDICT_COLUMNS` (:func:`verdicts_frame`).
+    by : sequence of str
+        The grouping columns (default ``("cell",)``; the BFCL arm adds ``"category"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group and grading, groups in first-seen order and gradings in their order
+        in ``verdicts``: the ``by`` columns, then :data:`SUMMARY_COLUMNS` (accuracy and its
+        Wilson 95% interval in percent; ``toolform.stats.wilson_interval``).
+
+    Raises
+    ------
+    DatasetError
+        When a column of ``by`` is not in ``verdicts``.
+    """
+    by = list(by)
+    missing = [c for c in by if c not in verdicts.columns]
+    if missing:
+        raise DatasetError(f"the verdict frame has no {missing} column(s)")
+    nan = float("nan")
+    keyed = verdicts.assign(_failed=verdicts["error"].notna(),
+                            _correct=verdicts["correct"].fillna(False).astype(bool))
+    counts = keyed.groupby([*by, "grading"], sort=False, dropna=False).agg(
+        n_rows=("_failed", "size"), n_errors=("_failed", "sum"), correct=("_correct", "sum"))
+    rows = []
+    for key, row in counts.iterrows():
+        n, correct = int(row.n_rows - row.n_errors), int(row.correct)
+        low, high = wilson_interval(correct, n)
+        rows.append({**dict(zip([*by, "grading"], key)), "n": n, "n_errors": int(row.n_errors),
+                     "correct": correct, "accuracy": 100 * correct / n if n else nan,
+                     "ci_low": low, "ci_high": high})
+    columns = [*by, *(c[0] for c in SUMMARY_COLUMNS)]
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.astype({name: dtype for name, dtype, _, _ in SUMMARY_COLUMNS})

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .errors import InvalidParameterError
+from .grading import GRADINGS, check_rule
 from .validation import Interval, check_parameters
 
 __all__ = [
@@ -233,7 +234,8 @@ def paired_contrasts(turns: Any, reference: str, *, rule: str = "main", cells: S
     reference : str
         The reference cell's label (``format_id/protocol_id``).
     rule : str
-        Which verdict column to compare (``correct_<rule>``).
+        Which verdict column to compare (``correct_<rule>``): one of
+        ``toolform.grading.GRADINGS``.
     cells : sequence of str, optional
         The cells to compare (default: every other cell in ``turns``).
     alpha : float
@@ -252,10 +254,12 @@ def paired_contrasts(turns: Any, reference: str, *, rule: str = "main", cells: S
     ------
     ValueError
         When the reference cell or the verdict column is not in ``turns``.
+    GradingError
+        When ``rule`` is not one of ``GRADINGS`` (a ``ValueError`` too).
     """
     import pandas as pd
 
-    column = f"correct_{rule}"
+    column = f"correct_{check_rule(rule, GRADINGS)}"
     if column not in turns.columns:
         raise InvalidParameterError(f"paired_contrasts: no column {column!r} in the turn frame")
     if reference not in set(turns["cell"]):
@@ -537,7 +541,7 @@ def _check_counts(n: int, c: int, k: int) -> None:
 
 
 def _repeat_counts(turns: Any, rule: str) -> Any:
-    column = f"correct_{rule}"
+    column = f"correct_{check_rule(rule, GRADINGS)}"
     for needed in ("repeat", column):
         if needed not in turns.columns:
             raise InvalidParameterError(f"the turn frame has no {needed!r} column")
@@ -612,7 +616,7 @@ def repeat_cells(turns: Any, *, rule: str = "main", k: int | None = None) -> Any
     import pandas as pd
 
     per_request = repeat_requests(turns, rule=rule, k=k)
-    column = f"correct_{rule}"
+    column = f"correct_{check_rule(rule, GRADINGS)}"
     graded = turns[turns["error"].isna()]
     per_repeat = (graded.assign(_ok=graded[column].astype(bool).astype(float))
                   .groupby(["cell", "repeat"], sort=False)["_ok"].mean() * 100)

@@ -9,7 +9,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from toolform.datasets import dataset_names, load_dataset
-from toolform.grading import RULES, grade
+from toolform.grading import RULES, grade, select_calls
 from toolform.ir import Request, ToolCall
 from toolform.protocols import get_protocol, parse_reply, protocol_ids
 
@@ -201,10 +201,10 @@ class ReplyGrader(Conventions, widgets.VBox):
         request = self.current
         try:
             # taking another protocol's calls is a repair: as_written takes none
-            self.parsed = {rule: parse_reply(self.reply.value, request.toolset,
-                                             self.protocol.value, rule=rule,
-                                             lenient_fallback=self.lenient.value
-                                             and rule != "as_written")
+            read = {lenient: parse_reply(self.reply.value, request.toolset,
+                                         self.protocol.value, lenient_fallback=lenient)
+                    for lenient in {self.lenient.value, False}}
+            self.parsed = {rule: read[self.lenient.value and rule != "as_written"]
                            for rule in RULES}
             self.results = {rule: grade(self.parsed[rule], request.gold, request.toolset, rule)
                             for rule in RULES}
@@ -232,7 +232,7 @@ class ReplyGrader(Conventions, widgets.VBox):
         rows, records = [], []
         for rule in RULES:
             v = self.results[rule]
-            calls = _calls_text(self.parsed[rule].calls)
+            calls = _calls_text(select_calls(self.parsed[rule], rule, nearest=True))
             why = v.reason or ("" if v.schema_valid else "a call does not validate against its "
                                                          "tool's schema")
             rows.append([rule, mark(v.correct), mark(v.tool_correct), mark(v.schema_valid),

@@ -14,18 +14,25 @@ CPU-bound neighbour process. Each condition alternates bare and runner ``ROUNDS`
 keeps the median of each. Reported: turns per second of each, the ratio runner / bare, and the
 extra CPU time a turn costs in this process (``time.process_time``, all threads), in ms.
 
+Beside the table, the CPU of the runner's own part of a turn, measured in this process without a
+server: parsing, grading under every grading, building the row and encoding its checkpoint line
+(``toolform.runs._turn_row`` and the journal's JSON encoding), the best of several passes. The
+rest of the extra CPU is the client, the executor's threads and the plan.
+
 Targets: extra CPU ≤ 0.5 ms a turn; ratio ≥ 0.9 at 20 ms and ≥ 0.8 at 0 ms, quiet and busy.
 Run: ``nice python tests/benchmarks/bench_runner_overhead.py`` (or under pytest with ``-s``).
 """
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import openai
 
@@ -87,6 +94,35 @@ def runner(base_url: str, n: int) -> tuple[float, float]:
     return wall, cpu
 
 
+def turn_path_ms(passes: int = 15) -> dict[str, float]:
+    """CPU ms a turn of the runner's own work on a reply, without a server (best of ``passes``):
+    ``row`` (parse, grade, row) and ``line`` (the checkpoint line's JSON encoding)."""
+    from toolform.clients import Completion
+    from toolform.cost import get_price
+    from toolform.executors import Outcome
+    from toolform.plan import plan_run
+    from toolform.runs import _turn_row
+    from stub_server import REPLY_TEXT
+
+    plan = plan_run([Cell(f) for f in CORE_FORMATS], _requests(50), model="stub", max_tokens=160)
+    reply = Completion(text=REPLY_TEXT, tool_calls=None, prompt_tokens=321, completion_tokens=17,
+                       latency_s=0.001, model="stub", finish_reason="stop")
+    outcomes = [Outcome(turn, reply, None) for turn in plan]
+    price = get_price("frontier_api")
+
+    def timed(work: Any) -> float:
+        start = time.process_time()
+        for item in work:
+            pass
+        return 1000 * (time.process_time() - start) / len(outcomes)
+
+    rows = [_turn_row(o, price) for o in outcomes]
+    row = min(timed(_turn_row(o, price) for o in outcomes) for _ in range(passes))
+    line = min(timed(json.dumps(r, ensure_ascii=True, sort_keys=True, default=str).encode()
+                     for r in rows) for _ in range(passes))
+    return {"row": row, "line": line}
+
+
 def measure(delay_s: float, busy: bool) -> dict[str, float]:
     """One condition: medians over ``ROUNDS`` alternating rounds."""
     bare, ours = [], []
@@ -125,6 +161,9 @@ def main() -> list[dict[str, float]]:
               f"{r['bare_turns_per_s']:.0f} | {r['runner_turns_per_s']:.0f} | {r['ratio']:.2f} | "
               f"{r['bare_cpu_ms_per_turn']:.2f} | {r['runner_cpu_ms_per_turn']:.2f} | "
               f"{r['extra_cpu_ms_per_turn']:.2f} |")
+    path = turn_path_ms()
+    print(f"runner's own work on a reply: {path['row']:.3f} ms CPU a turn to parse, grade and "
+          f"build the row, {path['line']:.3f} ms to encode its checkpoint line")
     return results
 
 

@@ -21,8 +21,8 @@ from ..errors import GradingError, InvalidParameterError
 from ..grading import GRADINGS, check_rule
 from ..ir import Request
 from ..repeats import expand_repeats
-from ..runs import Cell, run_cells
-from ..stats import noise_floor, paired_contrasts, wilson_interval
+from ..runs import Cell, run_cells, summarize_verdicts, verdicts_frame
+from ..stats import noise_floor, paired_contrasts
 from ._grid import carry_grid
 from ._search import SearchResult, confidence_elimination, successive_halving
 from ._sensitivity import format_sensitivity
@@ -469,17 +469,16 @@ def _cell_table(turns: pd.DataFrame, found: SearchResult, cells: Sequence[Cell],
     index = {c.label: i for i, c in enumerate(cells)}
     finalist = set(found.finalists)
     rows = []
-    for label, group in turns.groupby("cell", sort=False):
+    summary = summarize_verdicts(verdicts_frame(turns, rules)).set_index(["cell", "grading"])
+    for label in dict.fromkeys(turns["cell"]):
         i = index[label]
-        graded = group[group["error"].isna()]
         for rule in rules:
-            correct = int(graded[f"correct_{rule}"].astype(bool).sum())
-            low, high = wilson_interval(correct, len(graded))
+            s = summary.loc[(label, rule)]
             rows.append({"cell": label, "format_id": cells[i].format_id,
-                         "protocol_id": cells[i].protocol_id, "rule": rule, "n": len(graded),
-                         "n_errors": len(group) - len(graded), "correct": correct,
-                         "accuracy": 100 * correct / len(graded) if len(graded) else np.nan,
-                         "ci_low": low, "ci_high": high,
+                         "protocol_id": cells[i].protocol_id, "rule": rule, "n": int(s["n"]),
+                         "n_errors": int(s["n_errors"]), "correct": int(s["correct"]),
+                         "accuracy": s["accuracy"], "ci_low": s["ci_low"],
+                         "ci_high": s["ci_high"],
                          "score": 100 * float(found.scores[i]) if rule == rules[0] else np.nan,
                          "eliminated_in": int(found.eliminated_in[i]),
                          "finalist": i in finalist})

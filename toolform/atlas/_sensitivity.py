@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InvalidParameterError
+from ..grading import GRADINGS, check_rule
 
 __all__ = ["format_sensitivity"]
 
@@ -49,7 +50,7 @@ def format_sensitivity(turns: pd.DataFrame, *, rule: str = "main", by: str = "ce
     ValueError
         When the frame lacks the verdict or grouping column.
     """
-    column = f"correct_{rule}"
+    column = f"correct_{check_rule(rule, GRADINGS)}"
     for needed in (column, by):
         if needed not in turns.columns:
             raise InvalidParameterError(

@@ -154,16 +154,19 @@ def register(app: typer.Typer) -> None:
         line) and every issue the parser forgave or could not read.
         """
         from ..errors import ToolFormError
+        from ..grading import check_rule, select_calls
         from ..protocols import parse_reply
 
         try:
             text = _reply_text(reply_file, reply)
-            parsed = parse_reply(text, _load(tools), protocol_id, rule=rule,
-                                 lenient_fallback=lenient)
+            check_rule(rule)
+            parsed = parse_reply(text, _load(tools), protocol_id, lenient_fallback=lenient)
         except (ToolFormError, ValueError, OSError) as exc:
             raise fail(str(exc)) from None
+        calls = select_calls(parsed, rule, nearest=True)
         if as_json:
-            typer.echo(json.dumps(parsed.to_dict(), indent=2, ensure_ascii=False, default=str))
+            data = {**parsed.to_dict(), "rule": rule, "calls": [c.to_dict() for c in calls]}
+            typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
             return
         lenient_note = (f" (read as {parsed.lenient_protocol}"
                         + ("; calls taken)" if parsed.lenient_taken else "; calls not taken)")
@@ -171,8 +174,8 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"strict parse ({parsed.protocol_id}): {_yes(parsed.parsed_strict)}; "
                    f"lenient parse: {_yes(parsed.parsed_lenient)}{lenient_note}; "
                    f"format compliant: {_yes(parsed.format_compliant)}")
-        typer.echo(f"calls under {rule} ({len(parsed.calls)}):")
-        for call in parsed.calls:
+        typer.echo(f"calls under {rule} ({len(calls)}):")
+        for call in calls:
             typer.echo("  " + json.dumps(call.to_dict(), ensure_ascii=False))
         for issue in parsed.issues:
             typer.echo(f"issue: {issue}")
@@ -199,15 +202,14 @@ def register(app: typer.Typer) -> None:
         verdict.
         """
         from ..errors import ToolFormError
-        from ..grading import RULES, grade
+        from ..grading import grade_rules
         from ..protocols import parse_reply
 
         try:
             text = _reply_text(reply_file, reply)
             toolset = _load(tools)
             golds = _gold_calls(gold)
-            verdicts = {rule: grade(parse_reply(text, toolset, protocol_id, rule=rule),
-                                    golds, toolset, rule) for rule in RULES}
+            verdicts = grade_rules(parse_reply(text, toolset, protocol_id), golds, toolset)
         except (ToolFormError, ValueError, OSError) as exc:
             raise fail(str(exc)) from None
         if as_json:
@@ -216,7 +218,7 @@ def register(app: typer.Typer) -> None:
                                    for rule, v in verdicts.items()}, indent=2,
                                   ensure_ascii=False))
             return
-        width = max(len(r) for r in RULES)
+        width = max(len(r) for r in verdicts)
         for rule, v in verdicts.items():
             typer.echo(f"{rule:<{width}}  correct: {_yes(v.correct):3}  right tool: "
                        f"{_yes(v.tool_correct):3}  schema valid: {_yes(v.schema_valid):3}"

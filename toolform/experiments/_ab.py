@@ -18,8 +18,8 @@ import pandas as pd
 
 from ..grading import RULE_MEANINGS, RULES, check_rule
 from ..repeats import expand_repeats
-from ..runs import Cell, run_cells
-from ..stats import paired_bootstrap, wilson_interval
+from ..runs import Cell, run_cells, summarize_verdicts, verdicts_frame
+from ..stats import paired_bootstrap
 from ..recordings import (LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS,
                           RECORDED_AB_MAX_TOKENS, select_requests)
 from ..study import CORE_FORMATS
@@ -95,13 +95,14 @@ def summarize_cells(turns: pd.DataFrame, *, reference: str = REFERENCE_FORMAT, s
     nan = float("nan")
     ok = turns[turns["error"].isna()]
     ref = ok[ok["format_id"] == reference]
+    summary = summarize_verdicts(verdicts_frame(turns, RULES)).set_index(["cell", "grading"])
     for cell, group in turns.groupby("cell", sort=False):
         graded = group[group["error"].isna()]
         tokens, cost = _ledger_sums(graded)
         for rule in RULES:
             column = f"correct_{rule}"
-            correct = int(graded[column].sum())
-            low, high = wilson_interval(correct, len(graded))
+            s = summary.loc[(cell, rule)]
+            correct = int(s["correct"])
             diff = (float("nan"),) * 3
             if len(ref):
                 paired = graded[["request_id", column]].merge(
@@ -111,10 +112,10 @@ def summarize_cells(turns: pd.DataFrame, *, reference: str = REFERENCE_FORMAT, s
                                             n_boot=n_boot, seed=seed)
             rows.append({
                 "cell": cell, "format_id": group["format_id"].iloc[0],
-                "protocol_id": group["protocol_id"].iloc[0], "rule": rule, "n": len(graded),
-                "n_errors": len(group) - len(graded), "correct": correct,
-                "accuracy": 100 * correct / len(graded) if len(graded) else float("nan"),
-                "ci_low": low, "ci_high": high, "minus_reference": diff[0],
+                "protocol_id": group["protocol_id"].iloc[0], "rule": rule, "n": int(s["n"]),
+                "n_errors": int(s["n_errors"]), "correct": correct,
+                "accuracy": s["accuracy"], "ci_low": s["ci_low"], "ci_high": s["ci_high"],
+                "minus_reference": diff[0],
                 "minus_reference_low": diff[1], "minus_reference_high": diff[2],
                 "tokens": tokens, "cost": cost,
                 "tokens_per_correct": tokens / correct if correct else nan,

@@ -1,7 +1,8 @@
 """The BFCL arm: cells of formats × protocols on BFCL requests, graded four ways.
 
 Every turn is graded under the study's three rules (``toolform.grading``) and against BFCL's
-possible answers (``toolform.possible_answers``, the ``correct_possible_answers`` turn column).
+possible answers (``toolform.grading.grade_possible_answers``, the ``correct_possible_answers``
+turn column).
 :func:`bfcl_arm` returns a :class:`BFCLArmResult`; its ``cells`` (:func:`bfcl_arm_table`) lay the
 four side by side, per cell and BFCL category, so a reader sees
 where the study's rules and BFCL's checker part ways (BFCL wants exact names, exact types and no
@@ -26,13 +27,11 @@ from typing import Any, Sequence
 import pandas as pd
 
 from ..errors import GradingError
-from ..grading import GRADINGS, grade
+from ..grading import GRADINGS, grade, grade_possible_answers
 from ..ir import Request
-from ..possible_answers import grade_possible_answers
 from ..protocols import parse_reply
 from ..repeats import expand_repeats
-from ..runs import Cell, run_cells
-from ..stats import wilson_interval
+from ..runs import Cell, run_cells, summarize_verdicts, verdicts_frame
 from ._ab import LOCAL_MODEL_ID, select_requests
 from ._result import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, ExperimentResult, OnTurn,
                       as_cells, check_call)
@@ -235,17 +234,9 @@ def bfcl_arm_table(turns: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         One row per (cell, category, grading); accuracy and Wilson interval in percent.
     """
-    rows = []
     graded = turns[turns["error"].isna()]
-    for (cell, category), group in graded.groupby(["cell", "category"], sort=False):
-        for grading in GRADINGS:
-            correct = int(group[f"correct_{grading}"].sum())
-            low, high = wilson_interval(correct, len(group))
-            rows.append({"cell": cell, "category": category, "grading": grading,
-                         "n": len(group), "correct": correct,
-                         "accuracy": 100 * correct / len(group), "ci_low": low,
-                         "ci_high": high})
-    frame = pd.DataFrame(rows, columns=[c[0] for c in BFCL_ARM_COLUMNS])
+    summary = summarize_verdicts(verdicts_frame(graded, GRADINGS), by=("cell", "category"))
+    frame = summary[[c[0] for c in BFCL_ARM_COLUMNS]].reset_index(drop=True)
     return frame.astype({name: dtype for name, dtype, _, _ in BFCL_ARM_COLUMNS})
 
 
@@ -288,7 +279,7 @@ def grading_disagreements(turns: pd.DataFrame,
         if request is None:
             raise GradingError(f"turn {turn.request_id!r} (cell {turn.cell}) has no request in "
                                f"`requests`; pass the requests the turns answered")
-        parsed = parse_reply(turn.reply, request.toolset, turn.protocol_id, rule="main")
+        parsed = parse_reply(turn.reply, request.toolset, turn.protocol_id)
         main = grade(parsed, request.gold, request.toolset, "main")
         bfcl = grade_possible_answers(parsed, request.gold, request.toolset)
         if (main.correct, bfcl.correct) != (bool(turn.correct_main),

@@ -302,7 +302,7 @@ class _Runner:
             reply, shown = None, row.get("shown_tools", 0)
             row["error"] = f"{type(exc).__name__}: {exc}"
         row["shown_tools"] = shown
-        parsed = parse_reply(reply or "", catalogue, self.protocol_id, rule="main")
+        parsed = parse_reply(reply or "", catalogue, self.protocol_id)
         main = grade(parsed, request.gold, catalogue, rule="main")
         row.update(
             reply=reply or "", calls=[c.to_dict() for c in parsed.calls],

@@ -1,6 +1,7 @@
 """Grading: do a reply's calls match the gold calls, under the study's three rules.
 
-The rules differ only in which calls are looked at (``toolform.protocols._parse``):
+The rules differ only in which of the calls and repairs ``parse_reply`` records they look at
+(:func:`select_calls`, the one definition):
 
 * ``as_written``: the calls exactly as the parser read them; tool names must match exactly.
 * ``main``: names differing from a tool only by case or separators are accepted; flat
@@ -43,15 +44,19 @@ string '5'``).
 
 from __future__ import annotations
 
-from ._grade import (FLOAT_TOLERANCE, ArgumentProblem, Verdict, call_schema_valid, calls_under_rule,
-                     grade, grade_all, grade_rules, schema_check, unmatched_gold, validate_arguments)
+from ._grade import (FLOAT_TOLERANCE, ArgumentProblem, Verdict, call_schema_valid, grade, grade_all,
+                     grade_rules, schema_check, unmatched_gold, validate_arguments)
+from ._gradings import grade_gradings
+from ._possible_answers import MATCHINGS, grade_possible_answers, normalise_string
 from ._rules import GRADINGS, RULE_MEANINGS, RULES, check_rule
+from ._select import calls_under_rule, select_calls, select_repaired, selections
 from ._version import VERDICT_LIBRARIES, VERDICT_MODULES, grading_version
 
 __all__ = [
     "ArgumentProblem",
     "FLOAT_TOLERANCE",
     "GRADINGS",
+    "MATCHINGS",
     "RULES",
     "RULE_MEANINGS",
     "VERDICT_LIBRARIES",
@@ -62,9 +67,15 @@ __all__ = [
     "check_rule",
     "grade",
     "grade_all",
+    "grade_gradings",
+    "grade_possible_answers",
     "grade_rules",
     "grading_version",
+    "normalise_string",
     "schema_check",
+    "select_calls",
+    "select_repaired",
+    "selections",
     "unmatched_gold",
     "validate_arguments",
 ]

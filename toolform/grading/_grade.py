@@ -8,25 +8,25 @@ import math
 import re
 import sys
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import jsonschema_rs
 
 from ..errors import GradingError, SchemaValidatorError
 from ..ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
-from ..protocols import ParsedReply, get_protocol, parse_reply
-from ..protocols._parse import repair_calls, select_calls
-from ._rules import RULES, check_rule
+from ..protocols import ParsedReply, parse_reply
+from ._rules import check_rule
+from ._select import calls_under_rule, selections
 
 __all__ = [
     "ArgumentProblem",
     "FLOAT_TOLERANCE",
     "Verdict",
     "call_schema_valid",
-    "calls_under_rule",
     "grade",
     "grade_all",
     "grade_rules",
@@ -183,49 +183,6 @@ def _gold_calls(gold: Any, toolset: Toolset) -> list[GoldCall]:
                                    "and may not be left out")
         out.append(g)
     return out
-
-
-def calls_under_rule(parsed_or_calls: Any, toolset: Toolset, rule: str) -> tuple[ToolCall, ...]:
-    """The calls ``rule`` grades: names resolved by case or separator only (never nearest).
-
-    Parameters
-    ----------
-    parsed_or_calls : ParsedReply, sequence of ToolCall, or ToolCall
-        A parsed reply, or plain calls (treated as a typed protocol's calls as written).
-    toolset : Toolset
-        The tools the model was shown.
-    rule : str
-        One of :data:`RULES`.
-
-    Returns
-    -------
-    tuple of ToolCall
-
-    Raises
-    ------
-    GradingError
-        When ``parsed_or_calls`` is neither, or ``rule`` is not one of :data:`RULES`.
-    """
-    check_rule(rule)
-    if isinstance(parsed_or_calls, ParsedReply):
-        base = parsed_or_calls.calls_as_written
-        source = parsed_or_calls.source_protocol
-        text_values = get_protocol(source).text_values if source else False
-    else:
-        calls = [parsed_or_calls] if isinstance(parsed_or_calls, ToolCall) else parsed_or_calls
-        if isinstance(calls, (str, bytes, Mapping)) or not isinstance(calls, Sequence) or \
-                not all(isinstance(c, ToolCall) for c in calls):
-            raise GradingError("grade() takes a ParsedReply or a sequence of ToolCall, got "
-                               f"{type(parsed_or_calls).__name__}")
-        base, text_values = tuple(calls), False
-    return _calls_by_rule(base, toolset, text_values, (rule,))[rule]
-
-
-def _calls_by_rule(base: Sequence[ToolCall], toolset: Toolset, text_values: bool,
-                   rules: Sequence[str]) -> dict[str, tuple[ToolCall, ...]]:
-    """Each rule's selection from one repair of the calls as written (never nearest names)."""
-    repair = repair_calls(base, toolset, text_values=text_values, nearest=False)
-    return {rule: select_calls(rule, base, repair, text_values=text_values) for rule in rules}
 
 
 # -- schema validity ------------------------------------------------------------------------------
@@ -553,8 +510,9 @@ def grade(parsed_or_calls: ParsedReply | Sequence[ToolCall] | ToolCall,
     Parameters
     ----------
     parsed_or_calls : ParsedReply, or sequence of ToolCall
-        A parsed reply (its ``calls_as_written`` are re-derived for ``rule``, whatever rule it
-        was parsed under), or plain calls, treated as a typed protocol's calls as written.
+        A parsed reply (``rule`` selects among its calls as written and their recorded
+        repairs: :func:`select_calls`), or plain calls, treated as a typed protocol's calls as
+        written.
     gold : sequence of GoldCall or ToolCall
         The expected calls (empty: no call expected). A ``ToolCall`` accepts exactly its
         values (``GoldCall.from_call``).
@@ -581,7 +539,7 @@ def grade(parsed_or_calls: ParsedReply | Sequence[ToolCall] | ToolCall,
 def _grade_calls(calls: Sequence[ToolCall], golds: Sequence[GoldCall],
                  toolset: Toolset) -> Verdict:
     """The verdict on the calls a rule selected (points 1 to 9)."""
-    tool_correct = Counter(c.name for c in calls) == Counter(g.name for g in golds)
+    tool_correct = sorted(c.name for c in calls) == sorted(g.name for g in golds)  # multisets
     schema_valid, schema_issue = schema_check(calls, toolset)
 
     def verdict(reason: str) -> Verdict:
@@ -668,15 +626,17 @@ def grade_rules(parsed: ParsedReply, gold: Sequence[GoldCall | ToolCall] | GoldC
     GradingError
         As for :func:`grade`.
     """
-    golds = _gold_calls(gold, toolset)
-    source = parsed.source_protocol
-    selected = _calls_by_rule(parsed.calls_as_written, toolset,
-                              get_protocol(source).text_values if source else False, RULES)
+    return _grade_selections(parsed, _gold_calls(gold, toolset), toolset)
+
+
+def _grade_selections(parsed: ParsedReply, golds: Sequence[GoldCall], toolset: Toolset
+                     ) -> dict[str, Verdict]:
+    """:func:`grade_rules` on gold calls already checked (``_gold_calls``)."""
     verdicts: dict[str, Verdict] = {}
     graded: list[tuple[tuple[ToolCall, ...], Verdict]] = []
-    for rule, calls in selected.items():
+    for rule, calls in selections(parsed).items():
         # the rules often select the same calls: grade each distinct selection once
-        same = next((v for c, v in graded if c == calls), None)
+        same = next((v for c, v in graded if c is calls or c == calls), None)
         verdicts[rule] = same or _grade_calls(calls, golds, toolset)
         graded.append((calls, verdicts[rule]))
     return verdicts

@@ -24,7 +24,7 @@ RULE_MEANINGS: dict[str, str] = {
     "as_written": "the calls exactly as written",
 }
 
-#: The three rules, then BFCL's possible answers (``toolform.possible_answers``): what the BFCL
+#: The three rules, then BFCL's possible answers (``grade_possible_answers``): what the BFCL
 #: arm and the atlas grade every turn under.
 GRADINGS: tuple[str, ...] = (*RULES, "possible_answers")
 

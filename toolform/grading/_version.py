@@ -13,7 +13,7 @@ __all__ = ["VERDICT_LIBRARIES", "VERDICT_MODULES", "grading_version"]
 #: The modules whose code decides a turn's verdicts: the IR (the schema validated against), every
 #: parser, the graders, and the end-state check of simulated worlds.
 VERDICT_MODULES = ("toolform.ir", "toolform.protocols", "toolform.grading",
-                   "toolform.possible_answers", "toolform.generator._world")
+                   "toolform.generator._world")
 #: The libraries those modules read replies and validate calls with.
 VERDICT_LIBRARIES = ("defusedxml", "jsonschema", "jsonschema-rs", "PyYAML")
 

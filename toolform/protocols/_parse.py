@@ -40,9 +40,9 @@ The steps, in order:
    separators, or is the nearest name (ratio >= 0.85) is read as that tool and reported in
    ``resolved_names`` and ``issues``. Names with no near twin stay as written.
 8. **Re-nesting** (:func:`renest`): arguments given flat at the top level move into the absent
-   object parameter that declares them. ``calls_renested`` always shows the repair; ``calls``
-   applies it under rule ``symmetric``, under ``main`` only when the protocol that produced the
-   calls has ``text_values``, and never under ``as_written``.
+   object parameter that declares them. ``calls_renested`` shows both repairs applied and
+   ``name_resolutions`` how each name was read; which repairs a grading rule takes is
+   grading's business (:func:`toolform.grading.select_calls`), not the parser's.
 
 ``format_compliant`` is True when the strict parse read a call and the reply holds no other
 vendor's markup, or when no reader read a call, no parser found broken markers and no vendor
@@ -53,12 +53,15 @@ to parse.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, Sequence
 
-from ..errors import GradingError, ParseError
+from .._deprecated import forwarded, moved_names
+from ..errors import ParseError
 from ..ir import ToolCall, Toolset
 from ._calls import ParsedCall
 from ._examples import example_flags
@@ -69,32 +72,39 @@ from ._renest import Move, renest
 from ._text import think_spans
 from ._vendor import VENDOR_SHAPES, Region, read_vendor, vendor_regions
 
-__all__ = ["ParsedReply", "RULES", "Repair", "parse_reply", "repair_calls", "select_calls"]
+__all__ = ["ParsedReply", "Repair", "parse_reply", "repair_calls"]
 
-#: The grading rules, in the order the study reports them.
-RULES = ("main", "symmetric", "as_written")
+# the rules and what each selects live in toolform.grading; the old names are kept one release
+__getattr__ = moved_names(__name__, {"RULES": "toolform.grading.RULES",
+                                     "select_calls": "toolform.grading.select_repaired"})
 
 _MESSAGE_CHARS = 300  # longest parser message copied into an issue
 
 
 @dataclass(frozen=True)
 class ParsedReply:
-    """What a reply says, under one protocol and one grading rule.
+    """What a reply says under one protocol: the calls as written and every repair on offer.
+
+    Which of the repairs a grading rule takes is decided in one place,
+    :func:`toolform.grading.select_calls`; ``calls`` (below) asks it, for one release, so code
+    written against the older ``parse_reply(..., rule=)`` keeps its values.
 
     Attributes
     ----------
     protocol_id : str
         The protocol the model was asked to use.
     rule : str
-        The grading rule ``calls`` follows (one of ``RULES``).
-    calls : tuple of ToolCall
-        The calls under ``rule``: names resolved (except under ``as_written``), re-nested when
-        the rule allows; examples left out unless ``examples``.
+        Deprecated: the grading rule ``calls`` follows (``"main"`` unless ``parse_reply`` was
+        given ``rule=``).
     calls_as_written : tuple of ToolCall
         The calls as the parser read them: no name resolution, no re-nesting (values of
         text-valued protocols are typed from the schema, which is part of reading them).
     calls_renested : tuple of ToolCall
-        Names resolved and the re-nesting repair applied, whatever the rule.
+        Names resolved (nearest names included) and the re-nesting repair applied, one for one
+        with ``calls_as_written``.
+    name_resolutions : tuple of (str or None)
+        How each name of ``calls_as_written`` was resolved, one for one: None (exact, or no
+        tool fits), ``"case"``, ``"separator"`` or ``"nearest"``.
     parsed_calls : tuple of ParsedCall
         ``calls_as_written`` with their provenance, one for one: the reader, the span in the
         reply, whether each is an example, and the repairs each needed.
@@ -116,23 +126,23 @@ class ParsedReply:
         See the module docstring.
     renested : bool
         The re-nesting repair changes something (``calls_renested`` differs from the calls
-        with only names resolved), whether or not ``rule`` applies it.
+        with only names resolved), whether or not a rule takes it.
     resolved_names : tuple of (str, str, str)
         ``(name as written, tool it was read as, how)`` with how in ``"case"``,
         ``"separator"``, ``"nearest"``; one entry per distinct triple.
     issues : tuple of str
         What went wrong or was forgiven, in words.
     no_call : bool
-        ``calls`` is empty.
+        No call was read (examples left out unless ``examples``).
     examples : bool
         Whether calls shown as examples were counted (the ``parse_reply`` switch).
     """
 
     protocol_id: str
-    rule: str
-    calls: tuple[ToolCall, ...] = ()
+    rule: str = "main"
     calls_as_written: tuple[ToolCall, ...] = ()
     calls_renested: tuple[ToolCall, ...] = ()
+    name_resolutions: tuple[str | None, ...] = ()
     parsed_calls: tuple[ParsedCall, ...] = ()
     example_calls: tuple[ParsedCall, ...] = ()
     parsed_strict: bool = False
@@ -155,17 +165,24 @@ class ParsedReply:
             return self.protocol_id
         return self.lenient_protocol if self.lenient_taken else None
 
+    @functools.cached_property
+    def calls(self) -> tuple[ToolCall, ...]:
+        """The calls under ``rule`` as the parser reads them (nearest names resolved), as
+        :func:`toolform.grading.select_calls` selects them with ``nearest=True``."""
+        return forwarded("toolform.grading.select_calls")(self, self.rule, nearest=True)
+
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready dict: calls as ``{"name", "arguments"}`` (parsed calls with their
-        provenance too), tuples as lists."""
+        """Plain JSON-ready dict of every field and ``calls``: calls as ``{"name",
+        "arguments"}`` (parsed calls with their provenance too), tuples as lists."""
         out: dict[str, Any] = {}
-        for key in self.__dataclass_fields__:
+        fields = list(self.__dataclass_fields__)
+        for key in (*fields[:2], "calls", *fields[2:]):
             value = getattr(self, key)
             if key.startswith("calls") or key in ("parsed_calls", "example_calls"):
                 value = [c.to_dict() for c in value]
             elif key == "resolved_names":
                 value = [list(t) for t in value]
-            elif key == "issues":
+            elif key in ("issues", "name_resolutions"):
                 value = list(value)
             out[key] = value
         return out
@@ -177,7 +194,8 @@ class Repair:
 
     ``resolved``: names resolved only; ``renested``: names resolved and re-nested;
     ``names``: ``(written, tool, how)`` per distinct resolution; ``moves``: ``(tool, Move)``;
-    ``per_call``: for each call, ``(name resolution or None, its moves)``.
+    ``per_call``: for each call, ``(name resolution or None, its moves)``. Which of them a
+    grading rule takes is :func:`toolform.grading.select_repaired`.
     """
 
     resolved: tuple[ToolCall, ...]
@@ -224,32 +242,6 @@ def repair_calls(calls: Sequence[ToolCall], toolset: Toolset, *, text_values: bo
         renested_calls.append(ToolCall(name, arguments))
     return Repair(tuple(resolved), tuple(renested_calls), tuple(names), tuple(moves),
                   tuple(per_call))
-
-
-def select_calls(rule: str, as_written: Sequence[ToolCall], repair: Repair, *,
-                 text_values: bool) -> tuple[ToolCall, ...]:
-    """The calls a grading rule looks at (see the module docstring, step 8).
-
-    Parameters
-    ----------
-    rule : str
-        One of ``RULES``.
-    as_written : sequence of ToolCall
-        The calls as the parser read them.
-    repair : Repair
-        What :func:`repair_calls` made of them.
-    text_values : bool
-        The calls' protocol carries values as text (rule ``main`` then re-nests).
-
-    Returns
-    -------
-    tuple of ToolCall
-    """
-    if rule == "as_written":
-        return tuple(as_written)
-    if rule == "symmetric" or text_values:
-        return repair.renested
-    return repair.resolved
 
 
 def _clip(message: object) -> str:
@@ -399,7 +391,7 @@ def _shape_phrase(shape: str | None) -> str:
     return f" (written as {VENDOR_SHAPES[shape].name})" if shape else ""
 
 
-def parse_reply(reply: Any, toolset: Toolset, protocol_id: str, *, rule: str = "main",
+def parse_reply(reply: Any, toolset: Toolset, protocol_id: str, *, rule: str | None = None,
                 lenient_fallback: bool = False, examples: bool = False) -> ParsedReply:
     """Read the calls in a model's reply; never raises for any reply.
 
@@ -426,8 +418,10 @@ def parse_reply(reply: Any, toolset: Toolset, protocol_id: str, *, rule: str = "
         The tools the model was shown.
     protocol_id : str
         The protocol the model was asked to answer in.
-    rule : str
-        The grading rule ``calls`` follows: ``"main"``, ``"symmetric"`` or ``"as_written"``.
+    rule : str, optional
+        Deprecated (it warns): the rule ``ParsedReply.calls`` follows, ``"main"`` when not
+        given. Grading picks a rule's calls itself: ``toolform.grading.select_calls(parsed,
+        rule)``.
     lenient_fallback : bool
         Use another reader's calls when the asked protocol reads none.
     examples : bool
@@ -443,11 +437,22 @@ def parse_reply(reply: Any, toolset: Toolset, protocol_id: str, *, rule: str = "
     UnknownProtocolError
         When ``protocol_id`` is not registered (a caller error, not a reply error).
     GradingError
-        When ``rule`` is not one of ``RULES``.
+        When ``rule`` is not one of ``toolform.grading.RULES``.
+
+    Warns
+    -----
+    DeprecationWarning
+        When ``rule`` is given.
     """
     spec = get_protocol(protocol_id)
-    if rule not in RULES:
-        raise GradingError(f"unknown grading rule {rule!r}; expected one of {list(RULES)}")
+    if rule is None:
+        rule = "main"
+    else:
+        warnings.warn("parse_reply(rule=) is deprecated and will be removed in the next "
+                      "release; grading selects a rule's calls: "
+                      "toolform.grading.select_calls(parsed, rule)", DeprecationWarning,
+                      stacklevel=2)
+        forwarded("toolform.grading.check_rule")(rule)
     issues: list[str] = []
     text, native = _reply_text(reply, protocol_id, issues)
     if len(text) > MAX_REPLY_CHARS:
@@ -538,35 +543,33 @@ def parse_reply(reply: Any, toolset: Toolset, protocol_id: str, *, rule: str = "
         else None
     text_values = source.text_values if source is not None else False
     repair = repair_calls(as_written, toolset, text_values=text_values)
-    calls = select_calls(rule, as_written, repair, text_values=text_values)
-    applied = calls is repair.renested
     for given, tool, how in repair.names:
         issues.append(f"tool name {given!r} read as {tool!r} ({how})"
                       + ("; the grader does not accept a nearest match" if how == "nearest"
                          else ""))
     for tool, move in repair.moves:
-        issues.append(f"{tool}: moved {', '.join(move.keys)} into {move.path} "
-                      f"({'applied' if applied else 'not applied'} under rule {rule})")
+        issues.append(f"{tool}: moved {', '.join(move.keys)} into {move.path} (re-nesting "
+                      "repair)")
     parsed_calls = []
     for call, (triple, moves) in zip(counted, repair.per_call):
         notes = list(call.repairs)
         if triple is not None:
             notes.append(f"name read as {triple[1]!r} ({triple[2]})")
-        notes.extend(f"moved {', '.join(m.keys)} into {m.path} "
-                     f"({'applied' if applied else 'not applied'} under rule {rule})"
+        notes.extend(f"moved {', '.join(m.keys)} into {m.path} (re-nesting repair)"
                      for m in moves)
         parsed_calls.append(replace(call, span=kept.origin_span(call.span),
                                     repairs=tuple(notes)))
     compliant = (parsed_strict and not foreign_shapes) or (
         not parsed_lenient and not broken and not native and not foreign_shapes)
     return ParsedReply(
-        protocol_id=protocol_id, rule=rule, calls=tuple(calls),
+        protocol_id=protocol_id, rule=rule,
         calls_as_written=tuple(as_written), calls_renested=repair.renested,
+        name_resolutions=tuple(t[2] if t else None for t, _ in repair.per_call),
         parsed_calls=tuple(parsed_calls),
         example_calls=tuple(replace(c, span=kept.origin_span(c.span)) for c in set_aside),
         parsed_strict=parsed_strict, parsed_lenient=parsed_lenient,
         lenient_protocol=lenient_id, vendor_shape=shape, lenient_taken=taken,
         format_compliant=compliant, renested=repair.renested != repair.resolved,
-        resolved_names=repair.names, issues=tuple(issues), no_call=not calls,
+        resolved_names=repair.names, issues=tuple(issues), no_call=not as_written,
         examples=examples,
     )
