@@ -285,7 +285,7 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
               max_tokens: int = 256, progress: bool = True,
               stop: threading.Event | None = None, executor: Executor | str | None = None,
               cassette: str | os.PathLike[str] | None = None,
-              price: Price | str = "frontier_api") -> pd.DataFrame:
+              price: Price | str = "frontier_api", sampling: Any = None) -> pd.DataFrame:
     """Answer every request in every cell and return one row per turn.
 
     The run is first a plan (:func:`toolform.plan.plan_run`: each turn's exact request and its
@@ -329,6 +329,9 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
         a ``ReplayClient`` client records on its own).
     price : Price or str, default "frontier_api"
         The price vector of the ``cost`` column (``toolform.cost``).
+    sampling : toolform.repeats.Sampling, optional
+        Temperature, ``top_p``... and each repeat's seed (default: temperature 0; a repeat is
+        still asked with its own seed, so repeats have distinct cassette keys).
 
     Returns
     -------
@@ -351,7 +354,8 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
 
     price = get_price(price)
     runner = get_executor(executor, max_concurrency=max_concurrency)
-    plan = plan_run(cells, requests, model=_default_model(client), max_tokens=max_tokens)
+    plan = plan_run(cells, requests, model=_default_model(client), max_tokens=max_tokens,
+                    sampling=sampling)
     clients = _clients_by_model(client, plan.models, runner)
     writer = JournalWriter(checkpoint) if checkpoint else None
     recorder = JournalWriter(cassette) if cassette else None
