@@ -551,10 +551,10 @@ def recorded_validation() -> pd.DataFrame:
 
     Development seeds (below 300) are those the search's settings were chosen on; held-out
     seeds (300 and up) were scored once with the final search. ``slice_20x5``: 60 + 100 grids
-    at 10, 20, 30 and 50%; ``full_grid``: 10 + 20 grids at 5, 10 and 20%;
-    ``full_grid_pool_200``: 6 + 10 grids at 1.25, 2.5 and 5% (the turns of 5, 10 and 20% of
-    the 50-request grid). Written on a shared machine by
-    ``tests/benchmarks/bench_atlas_simulation.py --write``.
+    at 10, 20, 30 and 50%; ``full_grid``: 6 + 20 grids at 5, 10 and 20%;
+    ``full_grid_pool_200``: 3 + 10 grids at 2.5% (the turns of 10% of the 50-request grid; the
+    loaded machine had no time for its 1.25 and 5%). Written on a shared machine by
+    ``tests/benchmarks/bench_atlas_simulation.py`` in parts.
 
     Returns
     -------
