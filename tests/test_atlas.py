@@ -206,8 +206,15 @@ def test_simulate_search_and_its_validation_curve():
                               ("json_object", "xml_call", "nl_intent"), seed=seed, level=None)
 
     sim = simulate_search(factory, seeds=range(4), n_requests=20, budget_shares=(30.0,))
-    assert set(sim.method) == {"atlas", "full_grid", "full_grid_shared"}
+    assert set(sim.method) == {"atlas", "full_grid", "full_grid_shared", "oracle_top"}
     assert (sim.regret >= -1e-9).all()
+    # the genie bound: 30% of 12 cells x 20 requests = 72 turns reads the 3 truly best cells
+    # on every request, and returns the one observed best among them
+    oracle = sim[sim.method == "oracle_top"]
+    assert (oracle.turns == 3 * 20).all()
+    for seed, row in zip(oracle.seed, oracle.itertuples()):
+        truth = np.sort(factory(seed).accuracy)[::-1]
+        assert row.returned in truth[:3]
     assert (sim[sim.method == "atlas"].turns_share <= 30.0 + 1e-9).all()
     assert (sim.pool_regret >= -1e-9).all()
     assert (sim[sim.method == "full_grid"].pool_regret == 0).all()
@@ -351,6 +358,25 @@ def test_atlas_rejects_bad_arguments():
               rules=("best",), budget_turns=50)
     with pytest.raises(ValueError, match="at least 12"):
         atlas(list(_requests()), client, formats=FORMATS, protocols=PROTOCOLS, budget_turns=5)
+
+
+def test_recorded_validation_keeps_its_splits_apart():
+    validation = atlas_pkg.recorded_validation()
+    held = validation[validation.split == "held_out"]
+    dev = validation[validation.split == "development"]
+    assert len(held) and len(dev)
+    assert (held.seed >= 300).all() and (dev.seed < 300).all()
+    assert set(validation.method) == {"atlas", "full_grid", "full_grid_shared", "oracle_top"}
+    atlas_rows = validation[validation.method == "atlas"]
+    assert (atlas_rows.turns_share <= atlas_rows.budget_share + 1e-9).all()
+
+
+def test_recorded_atlas_replays_its_cassette():
+    found = atlas_pkg.recorded_atlas(max_concurrency=1)
+    assert found.turns["error"].isna().all()
+    assert found.turns_spent <= atlas_pkg.RECORDED_ATLAS_BUDGET
+    assert found.full_grid_turns == len(atlas_pkg.RECORDED_ATLAS_PAIRS) * 20
+    assert set(found.cells["cell"]) == {f"{f}/{p}" for f, p in atlas_pkg.RECORDED_ATLAS_PAIRS}
 
 
 def test_recorded_atlas_says_how_to_record_when_its_cassette_is_absent(tmp_path, monkeypatch):

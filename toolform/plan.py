@@ -25,6 +25,8 @@ from .ir import Request, Toolset
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .repeats import Sampling
+
     from .runs import Cell
 
 __all__ = ["PLAN_COLUMNS", "Plan", "PlannedTurn", "plan_run"]
@@ -68,6 +70,9 @@ class PlannedTurn:
         The tool block's size, estimated as characters / 4.
     render_error : str or None
         Why rendering failed (the turn becomes an error row and is never sent).
+    extra_body : dict or None
+        Body fields sent beside the standard ones (a repeat's ``seed``, ``top_p``...;
+        :class:`toolform.repeats.Sampling`); None sends none.
     """
 
     key: str
@@ -79,6 +84,7 @@ class PlannedTurn:
     temperature: float
     schema_tokens: int | None
     render_error: str | None = None
+    extra_body: dict[str, Any] | None = None
 
     @property
     def turn_key(self) -> tuple[str, str, str]:
@@ -88,7 +94,8 @@ class PlannedTurn:
     def body(self) -> dict[str, Any]:
         """The OpenAI chat-completions request body of this turn (as a batch file holds it)."""
         body: dict[str, Any] = {"model": self.cell.model, "messages": self.messages,
-                                "max_tokens": self.max_tokens, "temperature": self.temperature}
+                                "max_tokens": self.max_tokens, "temperature": self.temperature,
+                                **(self.extra_body or {})}
         if self.tools:
             body["tools"] = self.tools
         return body
@@ -141,7 +148,8 @@ class Plan(Sequence[PlannedTurn]):
 
 
 def plan_run(cells: Sequence[Cell], requests: Sequence[Request], *, model: str = "",
-             max_tokens: int = 256, temperature: float = 0.0) -> Plan:
+             max_tokens: int = 256, temperature: float = 0.0,
+             sampling: Sampling | None = None) -> Plan:
     """The plan of a run: every request in every cell, rendered and keyed.
 
     Parameters
@@ -156,7 +164,11 @@ def plan_run(cells: Sequence[Cell], requests: Sequence[Request], *, model: str =
     max_tokens : int, default 256
         Completion budget per turn, in tokens.
     temperature : float, default 0.0
-        Sampling temperature.
+        Sampling temperature (ignored when ``sampling`` is given).
+    sampling : Sampling, optional
+        Temperature, ``top_p`` and other body fields, and each repeat's seed: a request whose
+        id carries a repeat mark (``toolform.repeats.expand_repeats``) is asked with seed
+        ``sampling.seed + i``, so its repeats have distinct keys (see :mod:`toolform.repeats`).
 
     Returns
     -------
@@ -165,7 +177,10 @@ def plan_run(cells: Sequence[Cell], requests: Sequence[Request], *, model: str =
         be rendered gives a turn with ``render_error`` set (it becomes an error row).
     """
     from .clients import request_key
+    from .repeats import Sampling, repeat_index
 
+    sampling = sampling if sampling is not None else Sampling(temperature=temperature)
+    temperature = float(sampling.temperature)
     resolved = [c.resolved(model) for c in cells]
     params = {"max_tokens": max_tokens, "temperature": temperature, "extra_body": None}
     toolset_tokens: dict[int, Any] = {}  # id of a toolset -> a token shared by equal ones
@@ -187,17 +202,19 @@ def plan_run(cells: Sequence[Cell], requests: Sequence[Request], *, model: str =
                                          None, render_error=block.error))
                 continue
             user = {"role": "user", "content": request.text}
+            _, extra_body = sampling.turn_options(repeat_index(request.id))
+            messages = [block.system, user]
             if request.system:  # the source's own system message goes ahead of the tool prompt
-                system = {"role": "system",
-                          "content": f"{request.system}\n\n{block.system['content']}"}
-                messages = [system, user]
+                messages = [{"role": "system",
+                             "content": f"{request.system}\n\n{block.system['content']}"}, user]
+            if request.system or extra_body is not None:
                 key = request_key(cell.model, messages, max_tokens=max_tokens,
-                                  temperature=temperature, tools=block.tools)
+                                  temperature=temperature, tools=block.tools,
+                                  extra_body=extra_body)
             else:
-                messages = [block.system, user]
                 key = block.key_with(user)
             turns.append(PlannedTurn(key, cell, request, messages, block.tools, max_tokens,
-                                     temperature, block.schema_tokens))
+                                     temperature, block.schema_tokens, extra_body=extra_body))
     return Plan(turns)
 
 

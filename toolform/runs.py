@@ -338,7 +338,8 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
               stop: threading.Event | None = None, executor: Executor | str | None = None,
               cassette: str | os.PathLike[str] | None = None,
               price: Price | str = "frontier_api",
-              on_turn: Callable[[dict[str, Any]], None] | None = None) -> pd.DataFrame:
+              on_turn: Callable[[dict[str, Any]], None] | None = None,
+              sampling: Any = None) -> pd.DataFrame:
     """Answer every request in every cell and return one row per turn.
 
     The run is first a plan (:func:`toolform.plan.plan_run`: each turn's exact request and its
@@ -389,6 +390,9 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
         it is written. Every turn of the result is seen exactly once; a failed turn the
         checkpoint holds is seen when it is run again. An exception from it stops the run
         (the turns written so far stay in the checkpoint).
+    sampling : toolform.repeats.Sampling, optional
+        Temperature, ``top_p``... and each repeat's seed (default: temperature 0; a repeat is
+        still asked with its own seed, so repeats have distinct cassette keys).
 
     Returns
     -------
@@ -411,7 +415,8 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
 
     price = get_price(price)
     runner = get_executor(executor, max_concurrency=max_concurrency)
-    plan = plan_run(cells, requests, model=_default_model(client), max_tokens=max_tokens)
+    plan = plan_run(cells, requests, model=_default_model(client), max_tokens=max_tokens,
+                    sampling=sampling)
     clients = _clients_by_model(client, plan.models, runner)
     writer = JournalWriter(checkpoint) if checkpoint else None
     recorder = JournalWriter(cassette) if cassette else None

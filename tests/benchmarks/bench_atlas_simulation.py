@@ -1,17 +1,21 @@
 """Benchmark: the atlas's search validated on synthetic grids (issue 19, point 6).
 
-Runs ``toolform.atlas.run_validation`` over the three scenarios of ``toolform.atlas.SCENARIOS``
-on held-out seeds (``confidence_elimination``'s settings were chosen on seeds 0-59 of the
-slice and 0-11 of the full grid; seeds 100 and up scored the earlier successive halving; these
-are 300 and up, scored once) and
-prints, per scenario, P(returned cell within δ points of the true best) against the share of
-the full grid's turns spent, and the same by the true gap between the two best cells. The
-target: within 2 points with probability >= 0.9 for <= 10% of the full grid's turns.
+Runs ``toolform.atlas.run_validation`` over the scenarios of ``toolform.atlas.SCENARIOS`` on
+development seeds (below 300; ``confidence_elimination``'s settings were chosen on seeds 0-59 of
+the slice and 0-11 of the full grid) and on held-out seeds (300 and up, never used to choose a
+setting, scored once with the final search), and prints for each split and scenario
+P(returned cell within δ points of the true best) against the share of the full grid's turns
+spent, beside the full grid read two ways and the genie bound ``oracle_top``, and the same by
+the true gap between the two best cells. The target: within 2 points with probability >= 0.9 for
+<= 10% of the full grid's turns. ``full_grid_pool_200`` spends the same turns as 5, 10 and 20% of
+the 50-request full grid on a pool four times as large.
 
     python -m pytest tests/benchmarks/bench_atlas_simulation.py -q -s
     python tests/benchmarks/bench_atlas_simulation.py --write   # refresh toolform/atlas/validation.csv
 
-The run takes tens of minutes on two cores (run it with ``nice``); CI does not run it.
+The run takes tens of minutes on two cores (run it with ``nice``); CI does not run it. Parts run
+in parallel: ``--scenario full_grid --split held_out --write`` writes
+``validation.full_grid.held_out.csv``; ``--merge`` joins the parts into ``validation.csv``.
 """
 
 from __future__ import annotations
@@ -25,29 +29,46 @@ import pandas as pd
 from toolform.atlas import by_gap, run_validation, validation_curve
 from toolform.atlas._simulate import RECORDED_VALIDATION
 
-SEEDS = {"slice_20x5": range(300, 400), "full_grid": range(300, 320),
-         "full_grid_pool_200": range(300, 310)}
+#: Held-out seeds (never used to choose a setting), scored once with the final search.
+HELD_OUT = {"slice_20x5": range(300, 400), "full_grid": range(300, 320),
+            "full_grid_pool_200": range(300, 310)}
+#: Development seeds (below 300): what settings were chosen on, reported beside the held-out.
+DEVELOPMENT = {"slice_20x5": range(0, 60), "full_grid": range(0, 6),
+               "full_grid_pool_200": range(0, 3)}
+SEEDS = HELD_OUT
 TARGET = Path(__file__).resolve().parents[2] / "toolform" / "atlas" / RECORDED_VALIDATION
 
 
-def validate(write: bool = False) -> pd.DataFrame:
+def split_of(seed: int) -> str:
+    return "held_out" if seed >= 300 else "development"
+
+
+def validate(write: bool = False, scenarios: tuple[str, ...] = tuple(HELD_OUT),
+             splits: tuple[str, ...] = ("development", "held_out"),
+             target: Path = TARGET) -> pd.DataFrame:
     frames = []
-    for name, seeds in SEEDS.items():
-        start = time.process_time()
-        frames.append(run_validation([name], seeds=seeds))
-        print(f"{name}: {len(seeds)} grids in {time.process_time() - start:.0f} s CPU", flush=True)
-        if write:  # after each scenario, so a long run leaves what it finished
-            pd.concat(frames, ignore_index=True).to_csv(TARGET, index=False, float_format="%.4f")
+    for split in splits:
+        for name in scenarios:
+            seeds = (HELD_OUT if split == "held_out" else DEVELOPMENT)[name]
+            start = time.process_time()
+            frame = run_validation([name], seeds=seeds)
+            frames.append(frame.assign(split=frame["seed"].map(split_of)))
+            print(f"{split} {name}: {len(seeds)} grids in {time.process_time() - start:.0f} s CPU",
+                  flush=True)
+            if write:  # after each scenario, so a long run leaves what it finished
+                pd.concat(frames, ignore_index=True).to_csv(target, index=False,
+                                                            float_format="%.4f")
     return pd.concat(frames, ignore_index=True)
 
 
 def report(sim: pd.DataFrame) -> None:
-    for name, group in sim.groupby("scenario", sort=False):
+    for (name, split), group in sim.groupby(["scenario", "split"], sort=False):
         curve = validation_curve(group, deltas=(0.0, 1.0, 2.0, 5.0))
         table = curve.pivot_table(index=["method", "budget_share"], columns="delta",
                                   values="p_within")
         table["turns_share"] = curve.groupby(["method", "budget_share"])["turns_share"].first()
-        print(f"\n== {name}: P(within delta points of the true best), {group.seed.nunique()} grids")
+        print(f"\n== {name}, {split} seeds: P(within delta points of the true best), "
+              f"{group.seed.nunique()} grids")
         print(table.round(3).to_string())
         pool = validation_curve(group, deltas=(2.0,), truth="pool")
         print("-- P(within 2 points of the full grid's best observed accuracy on the same pool)")
@@ -74,5 +95,21 @@ def test_atlas_validation_on_synthetic_grids():
 
 
 if __name__ == "__main__":
-    result = validate(write="--write" in sys.argv)
+    # --write: refresh validation.csv; --scenario NAME / --split NAME: run one part, written to
+    # validation.<scenario>.<split>.csv beside it (parts run in parallel are merged by --merge)
+    args = sys.argv[1:]
+    if "--merge" in args:
+        parts = sorted(TARGET.parent.glob("validation.*.*.csv"))
+        result = pd.concat([pd.read_csv(p) for p in parts], ignore_index=True)
+        result.to_csv(TARGET, index=False, float_format="%.4f")
+        for p in parts:
+            p.unlink()
+    else:
+        chosen = tuple(args[args.index("--scenario") + 1].split(",")) if "--scenario" in args \
+            else tuple(HELD_OUT)
+        splits = tuple(args[args.index("--split") + 1].split(",")) if "--split" in args \
+            else ("development", "held_out")
+        part = TARGET if len(chosen) == len(HELD_OUT) and len(splits) == 2 else TARGET.with_name(
+            f"validation.{'+'.join(chosen)}.{'+'.join(splits)}.csv")
+        result = validate(write="--write" in args, scenarios=chosen, splits=splits, target=part)
     report(result)

@@ -10,7 +10,8 @@ whose true accuracies are known; ``toolform.atlas.charts`` draws the results.
 """
 
 from ._atlas import (ATLAS_CELL_COLUMNS, PATH_COLUMNS, RECORDED_ATLAS_BUDGET, RECORDED_ATLAS_CASSETTE,
-                     RECORDED_ATLAS_DRAW, RECORDED_ATLAS_PAIRS, SEARCHES, AtlasResult, atlas, record_atlas, recorded_atlas,
+                     RECORDED_ATLAS_DRAW, RECORDED_ATLAS_FORMATS, RECORDED_ATLAS_PAIRS, RECORDED_ATLAS_PROTOCOLS,
+                     RECORDED_ATLAS_SEARCH, SEARCHES, AtlasResult, atlas, record_atlas, recorded_atlas,
                      recorded_atlas_requests)
 from ._grid import GRID_COLUMNS, LOSS_CHECKS, carry_grid, request_losses
 from ._search import SearchResult, SearchRound, confidence_elimination, successive_halving
@@ -31,7 +32,10 @@ __all__ = [
     "RECORDED_ATLAS_BUDGET",
     "RECORDED_ATLAS_CASSETTE",
     "RECORDED_ATLAS_DRAW",
+    "RECORDED_ATLAS_FORMATS",
     "RECORDED_ATLAS_PAIRS",
+    "RECORDED_ATLAS_PROTOCOLS",
+    "RECORDED_ATLAS_SEARCH",
     "SCENARIOS",
     "SEARCHES",
     "SIMULATION_COLUMNS",

@@ -20,7 +20,7 @@ import pandas as pd
 from ..errors import GradingError, InvalidParameterError
 from ..grading import GRADINGS, check_rule
 from ..ir import Request
-from ..repeats import expand_repeats
+from ..repeats import NOT_SAMPLED, Sampling, expand_repeats
 from ..runs import Cell, run_cells, summarize_verdicts, verdicts_frame
 from ..stats import noise_floor, paired_contrasts
 from ._grid import carry_grid
@@ -28,26 +28,28 @@ from ._search import SearchResult, confidence_elimination, successive_halving
 from ._sensitivity import format_sensitivity
 
 __all__ = ["ATLAS_CELL_COLUMNS", "PATH_COLUMNS", "RECORDED_ATLAS_BUDGET", "RECORDED_ATLAS_CASSETTE",
-           "RECORDED_ATLAS_DRAW", "RECORDED_ATLAS_PAIRS", "SEARCHES", "AtlasResult", "atlas", "record_atlas", "recorded_atlas",
+           "RECORDED_ATLAS_DRAW", "RECORDED_ATLAS_FORMATS", "RECORDED_ATLAS_PAIRS",
+           "RECORDED_ATLAS_PROTOCOLS", "RECORDED_ATLAS_SEARCH", "SEARCHES", "AtlasResult", "atlas", "record_atlas", "recorded_atlas",
            "recorded_atlas_requests"]
 
 #: The committed atlas cassette of the local model, relative to the packaged datasets folder.
 RECORDED_ATLAS_CASSETTE = "cassettes/atlas_qwen2.5-coder-0.5b-instruct.jsonl"
 #: Its request pool: (datasets, n, seed) for ``select_requests`` (the A/B's draw, first 20).
 RECORDED_ATLAS_DRAW = (("bfcl/simple_python", "bfcl/multiple"), 20, 0)
-#: Its grid (a sparse one, ``pairs=``): the eight A/B cells, whose recorded replies seed it,
-#: and four crossings of the reference and the two non-JSON formats with the other protocols.
-#: The planned 20 x 5 slice (``ILLUSTRATION_FORMATS`` x ``ILLUSTRATION_PROTOCOLS``, 2,000
-#: turns) could not be recorded on the shared machine in time: a live turn of the local model
-#: took 40-600 s there.
-RECORDED_ATLAS_PAIRS = (("xml_schema", "xml_call"), ("natural_language", "nl_intent"),
-                        ("python_stub", "python_call"), ("json_schema_openai", "json_object"),
-                        ("yaml_schema", "json_object"), ("typescript", "json_object"),
-                        ("markdown_table", "json_object"), ("json_minimal", "json_object"),
-                        ("json_schema_openai", "xml_call"), ("json_schema_openai", "python_call"),
-                        ("xml_schema", "json_object"), ("python_stub", "json_object"))
-#: Its budget, in turns: 10% of the 12 x 20 = 240-turn full grid.
-RECORDED_ATLAS_BUDGET = 24
+#: Its grid: four of the core formats crossed with the four protocols of their A/B cells,
+#: 4 x 4 = 16 cells x 20 requests = a 320-turn full grid. The A/B's own cells cost nothing (their
+#: replies are in its cassette). Sized for the shared machine: a live turn of the local model took
+#: 80-210 s there under load, so the planned 20 x 5 slice (2,000 turns) was out of reach.
+RECORDED_ATLAS_FORMATS = ("xml_schema", "natural_language", "python_stub", "json_schema_openai")
+RECORDED_ATLAS_PROTOCOLS = ("json_object", "xml_call", "python_call", "nl_intent")
+RECORDED_ATLAS_PAIRS = tuple((f, p) for f in RECORDED_ATLAS_FORMATS for p in RECORDED_ATLAS_PROTOCOLS)
+#: Its budget, in turns: 5% of the 16 x 20 = 320-turn full grid, what the loaded machine could ask
+#: in the time it had: the search's round 0, one request per cell in a Latin design.
+RECORDED_ATLAS_BUDGET = 16
+#: The search it was recorded with (a replay must ask the same turns).
+RECORDED_ATLAS_SEARCH = "elimination"
+#: Per-attempt timeout of a live turn, in seconds (a loaded machine's turn takes minutes).
+RECORDED_ATLAS_TIMEOUT_S = 1800.0
 #: Completion budget of every recorded turn, in tokens (as the eight-cell A/B).
 RECORDED_ATLAS_MAX_TOKENS = 160
 
@@ -111,6 +113,10 @@ class AtlasResult:
         The budget, the turns the full grid would take (carried cells × requests), the pool.
     model : str
         The model measured.
+    repeats : int
+        Times each request was asked.
+    sampling : toolform.repeats.Sampling
+        How the turns sampled (each repeat with its own seed).
     """
 
     turns: pd.DataFrame
@@ -124,6 +130,8 @@ class AtlasResult:
     full_grid_turns: int
     n_requests: int
     model: str
+    repeats: int = 1
+    sampling: Sampling = Sampling()
 
     @property
     def turns_spent(self) -> int:
@@ -173,10 +181,15 @@ class AtlasResult:
         tied = self.contrasts[~self.contrasts["significant"]]["cell"].tolist()
         tie = (f"; not told apart from it (Holm-corrected exact McNemar): {', '.join(tied)}"
                if tied else "")
+        repeats = ""
+        if self.repeats > 1:
+            repeats = (f" Each request asked {self.repeats} times, seed per repeat, at "
+                       + (f"temperature {self.sampling.temperature:g}." if self.sampling.sampled
+                          else f"{NOT_SAMPLED}."))
         return (f"{self.model}: best cell {self.best} at {top.accuracy:.1f}% "
                 f"[{top.ci_low:.1f}, {top.ci_high:.1f}] under {self.rule} (n={int(top.n)}){tie}. "
                 f"Spent {self.turns_spent} turns of a {self.full_grid_turns}-turn full grid "
-                f"({self.share:.1f}%), over {self.cells['cell'].nunique()} cells.")
+                f"({self.share:.1f}%), over {self.cells['cell'].nunique()} cells.{repeats}")
 
 
 def _run_turns(cells: Sequence[Cell], requests: Sequence[Request], client: Any,
@@ -225,7 +238,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
           eta: float = 3.0, finalists: int = 4, max_concurrency: int = 4,
           max_tokens: int = 160, progress: bool = False,
           stop: threading.Event | None = None, repeats: int = 1,
-          on_turn: Any = None) -> AtlasResult:
+          on_turn: Any = None, sampling: Sampling | None = None) -> AtlasResult:
     """Search the format × protocol grid for a model's best cells within a turn budget.
 
     The grid is every pair of ``formats`` × ``protocols`` whose protocol can carry every
@@ -268,7 +281,12 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     repeats : int, default 1
         Times each request is asked (after the draw; the search treats each repeat as a request of the pool; ``toolform.repeats.expand_repeats``: repeat ``i``
         has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
-        pass^k and the flip rate off the turns).
+        pass^k and the flip rate off the turns). Each repeat is a sample: asked with
+        ``sampling`` and its own seed, so its cassette key is its own.
+    sampling : toolform.repeats.Sampling, optional
+        Temperature, ``top_p``... and the base seed of the repeats (default temperature 0:
+        repeats then differ only in seed, and a deterministic server gives flip rate 0, which
+        :meth:`AtlasResult.summary` says).
 
     Returns
     -------
@@ -312,8 +330,10 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     f_index = {f: i for i, f in enumerate(dict.fromkeys(carried["format_id"]))}
     p_index = {p: j for j, p in enumerate(dict.fromkeys(carried["protocol_id"]))}
     collected: list[pd.DataFrame] = []
+    sampling = sampling if sampling is not None else Sampling()
     run_options = {"max_concurrency": max_concurrency, "max_tokens": max_tokens,
-                   "progress": progress, "stop": stop, "on_turn": on_turn}
+                   "progress": progress, "stop": stop, "on_turn": on_turn,
+                   "sampling": sampling}
     ask = _asker(cells, pool, client, checkpoint, rules[0], run_options, collected, stop)
     axes = ([f_index[c.format_id] for c in cells], [p_index[c.protocol_id] for c in cells],
             len(pool), budget_turns, ask)
@@ -328,7 +348,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     return AtlasResult(turns=turns, cells=table, path=path, grid=grid, contrasts=contrasts,
                        best=best, rule=rules[0], budget_turns=budget_turns,
                        full_grid_turns=len(cells) * len(pool), n_requests=len(pool),
-                       model=getattr(client, "model", ""))
+                       model=getattr(client, "model", ""), repeats=repeats, sampling=sampling)
 
 
 def recorded_atlas_requests() -> list[Request]:
@@ -344,14 +364,16 @@ def _recorded_options() -> dict[str, Any]:
     return {"pairs": RECORDED_ATLAS_PAIRS,
             "rules": ("main", "symmetric", "as_written", "possible_answers"),
             "budget_turns": RECORDED_ATLAS_BUDGET, "seed": RECORDED_ATLAS_DRAW[2],
+            "search": RECORDED_ATLAS_SEARCH,
             "max_tokens": RECORDED_ATLAS_MAX_TOKENS}
 
 
 def recorded_atlas(**run_options: Any) -> AtlasResult:
     """The committed atlas of the local model, replayed offline (an illustration).
 
-    Twelve cells (:data:`RECORDED_ATLAS_PAIRS`) × 20 BFCL requests, searched for 10% of the
-    full grid's turns (:data:`RECORDED_ATLAS_DRAW`, :data:`RECORDED_ATLAS_BUDGET`).
+    Four formats × four protocols (:data:`RECORDED_ATLAS_PAIRS`, 16 cells) × 20 BFCL requests,
+    searched for 5% of the full grid's turns (:data:`RECORDED_ATLAS_DRAW`,
+    :data:`RECORDED_ATLAS_BUDGET`, :data:`RECORDED_ATLAS_SEARCH`).
 
     Parameters
     ----------
@@ -437,7 +459,8 @@ def record_atlas(base_url: str, *, cassette: str | os.PathLike[str] | None = Non
     from ..clients import OpenAICompatClient, ReplayClient
     from ..datasets import data_path
 
-    live = OpenAICompatClient(base_url, LOCAL_MODEL_ID, max_concurrency=max_concurrency)
+    live = OpenAICompatClient(base_url, LOCAL_MODEL_ID, max_concurrency=max_concurrency,
+                              timeout=RECORDED_ATLAS_TIMEOUT_S, retries=1)
     seed = ReplayClient(data_path(RECORDED_AB_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
     target = cassette if cassette is not None else _atlas_cassette()
     client = ReplayClient(target, _SeededClient(seed, live), mode="auto")

@@ -80,6 +80,6 @@ def recording(turn: Any, completion: Any) -> dict[str, Any]:
 
     return {"key": turn.key,
             "request": _request(turn.cell.model, turn.messages, turn.max_tokens,
-                                turn.temperature, turn.tools, None),
+                                turn.temperature, turn.tools, turn.extra_body),
             "response": {**completion.to_dict(), "model": turn.cell.model},
             "recorded_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}

@@ -51,8 +51,9 @@ class LocalExecutor:
 
 def _ask(turn: Any, client: Any) -> Outcome:
     try:
+        extra = {"extra_body": turn.extra_body} if turn.extra_body is not None else {}
         completion = client.complete(turn.messages, max_tokens=turn.max_tokens,
-                                     temperature=turn.temperature, tools=turn.tools)
+                                     temperature=turn.temperature, tools=turn.tools, **extra)
     except Exception as exc:  # noqa: BLE001 - a server failure becomes a row, never a lost turn
         return failure(turn, exc)
     return Outcome(turn, completion)

@@ -45,10 +45,12 @@ class _Endpoint:
         self.client = factory(base_url, model, **options)
 
     def complete(self, messages: list[dict[str, Any]], max_tokens: int, temperature: float,
-                 tools: list[dict[str, Any]] | None) -> dict[str, Any]:
+                 tools: list[dict[str, Any]] | None,
+                 extra_body: dict[str, Any] | None = None) -> dict[str, Any]:
+        extra = {"extra_body": extra_body} if extra_body is not None else {}
         try:
             reply = self.client.complete(messages, max_tokens=max_tokens,
-                                         temperature=temperature, tools=tools)
+                                         temperature=temperature, tools=tools, **extra)
         except Exception as exc:  # noqa: BLE001 - a server failure becomes a row
             return error_fields(exc)
         return {"completion": reply.to_dict()}
@@ -138,7 +140,7 @@ class RayExecutor:
                     target = min(actors[turn.cell.model], key=lambda a: load[id(a)])
                     load[id(target)] += 1
                     ref = target.complete.remote(turn.messages, turn.max_tokens,
-                                                 turn.temperature, turn.tools)
+                                                 turn.temperature, turn.tools, turn.extra_body)
                     waiting[ref] = (turn, target)
                 if not waiting:
                     return
