@@ -24,10 +24,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
 from adversarial import adversarial_replies  # noqa: E402
 from test_protocols import TOOLS  # noqa: E402
 
-#: Characters per adversarial reply in CI (the benchmark uses 1,000,000).
+#: Characters per adversarial reply in CI (the benchmark uses 1,000,000 and 62,500).
 SIZE = 50_000
-#: CPU seconds one parse may take here (the benchmark's bound is 0.1 s at 1 MB).
-BOUND_S = 0.5
+#: CPU seconds one parse may take here, half the former bound: a reply read in linear time
+#: within the benchmark's bound (0.1 s at 1 MB) takes under 10 ms here, the slowest 25-45 ms
+#: (replies just under a reader's cap, read in full), and a garbage collection or two test
+#: workers on two shared cores can double that. Work growing with the square of the size
+#: would reach this only at 100 s per megabyte, so this catches backtracking and gross slips;
+#: ``tests/benchmarks/bench_worst_case.py`` measures the growth.
+BOUND_S = 0.25
 #: The protocols asked for: every one runs anyway when the asked one reads nothing.
 ASKED = ("json_object", "xml_call", "csv_call")
 

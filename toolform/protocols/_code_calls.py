@@ -31,7 +31,7 @@ from ._python import (PY_CALL_HEAD, PY_CODE_LANGS, PY_WRAPPER, ast_span, line_st
                       py_module_calls, py_parse_source, py_prose_calls, py_read_call,
                       py_write_call)
 from ._registry import Protocol, register_protocol
-from ._text import contains, fences, lowered
+from ._text import LinePattern, contains, fences, lowered
 from ._values import coerce_value, quote_if_needed, text_of, typed_text, unquote_value
 
 __all__ = ["BfclPythonList", "BracketCall", "CliCall", "GraphqlCall", "PythonListCall",
@@ -457,7 +457,7 @@ _OPTION = re.compile(r"--\w")
 
 
 @functools.lru_cache(maxsize=64)
-def _command_heads(names: tuple[str, ...], options: bool) -> re.Pattern[str]:
+def _command_heads(names: tuple[str, ...], options: bool) -> LinePattern:
     """Lines that may start a command: the first word a tool's name up to case and the
     separators ``-``, ``_``, ``.`` (its skeleton), or (with ``options``, when the text holds a
     ``--``) any first word followed by an option."""
@@ -466,7 +466,7 @@ def _command_heads(names: tuple[str, ...], options: bool) -> re.Pattern[str]:
                        key=len, reverse=True)
     known = f"(?:{'|'.join(skeletons)})(?=\\s|$)" if skeletons else "(?!)"
     option = r"|[^\s'\"]++[ \t]+--\w" if options else ""
-    return re.compile(rf"^[ \t]*(?:\$[ \t]+)?(?:{known}{option})", re.M | re.I)
+    return LinePattern(rf"[ \t]*(?:\$[ \t]+)?(?:{known}{option})", re.I)
 
 
 _SEPARATORS = re.compile(r"(?:\\[-_.]|_)+")
@@ -1055,8 +1055,8 @@ class GraphqlCall(Protocol):
 
 
 # -- URL ---------------------------------------------------------------------------------------
-_REQUEST = re.compile(r"^[ \t>*`-]*(?:(GET|POST|PUT|PATCH|DELETE)[ \t]+)?(?:https?://[^/\s]+)?"
-                      r"/([^\s?#`]+)(?:\?([^\s#`]*))?", re.M)
+_REQUEST = LinePattern(r"[ \t>*`-]*(?:(GET|POST|PUT|PATCH|DELETE)[ \t]+)?(?:https?://[^/\s]+)?"
+                       r"/([^\s?#`]+)(?:\?([^\s#`]*))?")
 
 
 def _flatten(prefix: str, value: Any, out: list[tuple[str, str]]) -> None:
@@ -1294,13 +1294,13 @@ class SexprCall(Protocol):
 SYMBOLS = {"string": "§", "integer": "#", "number": "~", "boolean": "?", "null": "∅",
            "json": "¤"}
 _SYMBOL_KIND = {v: k for k, v in SYMBOLS.items()}
-_SYM_LINE = re.compile(r"^[ \t]*([^\s★]+)[ \t]*((?:★.*)?)$", re.M)
+_SYM_LINE = LinePattern(r"[ \t]*([^\s★]+)[ \t]*((?:★.*)?)$")
 @functools.lru_cache(maxsize=64)
-def _bare_name_lines(names: tuple[str, ...]) -> re.Pattern[str]:
+def _bare_name_lines(names: tuple[str, ...]) -> LinePattern:
     """Lines holding only one of ``names`` (any case), as ``_SYM_LINE`` matches them."""
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)
                             if n and not any(c.isspace() or c == "★" for c in n)) or "(?!)"
-    return re.compile(rf"^[ \t]*((?:{alternatives})(?![^\s★]))[ \t]*(?=$)()", re.M | re.I)
+    return LinePattern(rf"[ \t]*((?:{alternatives})(?![^\s★]))[ \t]*(?=$)()", re.I)
 
 
 _SYM_ARG = re.compile(r"★[ \t]*([^§#~?∅¤★]+?)[ \t]*([§#~?∅¤])")

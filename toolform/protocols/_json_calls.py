@@ -21,14 +21,14 @@ from ._json import ABSTENTION, calls_from_value, fragment_calls
 from ._limits import check_calls
 from ._loose_json import json_fragments, loads_loose
 from ._registry import Protocol, register_protocol
-from ._text import contains, fences
+from ._text import LinePattern, contains, fences
 
 __all__ = ["CodeBlockJson", "JsonArray", "JsonlCall", "Native", "SlotFillCall",
            "TwoStepCall"]
 
 _NAME_KEY = re.compile(r"""["']?name["']?\s*:""")
 # a line that is, stripped (and without a trailing comma), a {...} object
-_JSON_LINE = re.compile(r"^[ \t\r\f\v]*(\{[^\n]*\})[ \t\r\f\v]*,?[ \t\r\f\v]*$", re.M)
+_JSON_LINE = LinePattern(r"[ \t\r\f\v]*(\{[^\n]*\})[ \t\r\f\v]*,?[ \t\r\f\v]*$")
 _JSON_LANGS = {"json", "jsonc", "json5", "jsonl", "ndjson"}
 
 
@@ -281,8 +281,7 @@ class SlotFillCall(Protocol):
 
 
 # a code fence's opening line (```json) is not a name line, whatever its language tag says
-_NAME_LINE = re.compile(r"^[ \t]*(?![`~]{3})[`*]*([^\W\d][\w.\-]*)[`*]*:?[ \t]*\r?\n\s*(?=\{)",
-                        re.M)
+_NAME_LINE = LinePattern(r"[ \t]*(?![`~]{3})[`*]*([^\W\d][\w.\-]*)[`*]*:?[ \t]*\r?\n\s*(?=\{)")
 
 
 @register_protocol(

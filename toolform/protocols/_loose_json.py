@@ -172,11 +172,12 @@ class _Loose:
 
 def _number(tok: str, pos: int) -> int | float:
     digits = tok[1:] if tok[:1] in "+-" else tok
-    if digits.isdecimal() and len(digits) > _MAX_INT_DIGITS:  # str methods: no regex pass
+    integer = digits.isdecimal()  # str methods: no regex pass
+    if integer and len(digits) > _MAX_INT_DIGITS:
         raise ParseError(f"unreadable number at offset {pos}: an integer of {len(digits):,} "
                          f"digits, past the {_MAX_INT_DIGITS:,} Python reads")
     try:
-        if digits.isdecimal():
+        if integer:
             return int(tok)
         value = float(tok)
     except ValueError as exc:

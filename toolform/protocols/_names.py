@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 import re
 
 from ..ir import ToolIR, Toolset
@@ -17,6 +18,7 @@ NAME_RATIO = 0.85
 
 
 _SEPARATORS = re.compile(r"[-_.\s]+")
+_NOT_SEPARATOR = re.compile(r"[^-_.\s]")
 
 
 def _sep_key(name: str) -> str:
@@ -50,7 +52,15 @@ def resolve_name(name: str, toolset: Toolset, *, nearest: bool = True
     if name in toolset:
         return name, None
     names = toolset.names
-    folded = [n for n in names if n.casefold() == name.casefold()]
+    # case folding makes a name at most three times longer, so a name with more characters
+    # than three times the longest tool's, separators aside, fits no step (the nearest one
+    # needs lengths within a factor of 1.35); a long word is refused without a pass over it
+    bound = 3 * max(map(len, names), default=0)
+    if len(name) > bound and next(itertools.islice(_NOT_SEPARATOR.finditer(name), bound, None),
+                                  None) is not None:
+        return name, None
+    folded_name = name.casefold()
+    folded = [n for n in names if n.casefold() == folded_name]
     if len(folded) == 1:
         return folded[0], "case"
     key = _sep_key(name)
@@ -113,8 +123,10 @@ def name_pieces(names: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(p.lower() for p in _PIECE.findall(n)) or (n.lower(),) for n in names)
 
 
+@functools.lru_cache(maxsize=8)
 def _no_letters(low: str) -> bool:
-    """Whether ``low`` holds no cased letter (then it names no tool): two C passes."""
+    """Whether ``low`` holds no cased letter (then it names no tool): two C passes, once per
+    text (memoised: upper-casing a megabyte that is not ASCII takes about 15 ms)."""
     return low == low.upper()
 
 

@@ -48,8 +48,12 @@ _INTENT = re.compile(
     rf"\b{_INTENT_VERBS}\s+(?:the\s+)?(?:(?:tool|function)\s+)?(?:(?:called|named)\s+)?"
     r"[`'\"*]*(?P<name>[^\W\d][\w\-]*(?:\.[^\W\d][\w\-]*)*)[`'\"*]*"
     r"(?:\s+(?:tool|function)\b)?", re.I)
-#: Every intent verb starts with one of these (lower case).
-_INTENT_STEMS = ("use", "using", "call", "invok", "run", "execut")
+#: Each intent verb followed by white space, as the lower-cased text holds it: one pattern
+#: per stem, so that each starts with a literal (found at memory speed) and a stem that is
+#: not followed by a verb's ending and a space ("tool_call_begin") is no candidate.
+_INTENT_STEMS = tuple(re.compile(p) for p in (r"us(?:e|es|ing)\s", r"call(?:s|ing)?\s",
+                                              r"invok(?:e|es|ing)\s", r"run(?:s|ning)?\s",
+                                              r"execut(?:e|es|ing)\s"))
 _INTENT_NEGATION = re.compile(r"\b(?:not|never|cannot|can't|can’t|won't|won’t|don't|don’t|"
                               r"doesn't|doesn’t|no need to|without|instead of)\b[^.!?\n,;]*$",
                               re.I)
@@ -133,7 +137,7 @@ class _IntentReader:
         self.toolset = toolset
         self._brackets: Brackets | None = None
         self._lowered: str | None = None
-        self._next: dict[str, int] = {}
+        self._next: dict[re.Pattern[str], int] = {}
         # a failed candidate costs a microsecond: twice the usual count of them; an
         # intent read costs ten, so a quarter
         self.budget = Budget("words that look like intent verbs", 2 * MAX_CANDIDATES)
@@ -143,8 +147,9 @@ class _IntentReader:
 
     def next_intent(self, pos: int) -> re.Match[str] | None:
         """The next intent at or after ``pos``: each verb is found by a fast search for its
-        stem in the lower-cased text, then checked with :data:`_INTENT` (searching with the
-        case-insensitive pattern itself is tens of milliseconds per megabyte)."""
+        stem and ending in the lower-cased text (:data:`_INTENT_STEMS`), then checked with
+        :data:`_INTENT` (searching with the case-insensitive pattern itself is tens of
+        milliseconds per megabyte)."""
         if self._lowered is None:
             low = lowered(self.text)
             self._lowered = low if len(low) == len(self.text) else ""
@@ -156,7 +161,8 @@ class _IntentReader:
             best = -1
             for stem, at in nxt.items():
                 if 0 <= at < pos or at == -2:  # -2: not looked for yet; -1: none left
-                    at = nxt[stem] = low.find(stem, pos)
+                    found = stem.search(low, pos)
+                    at = nxt[stem] = found.start() if found is not None else -1
                 if at >= 0 and (best < 0 or at < best):
                     best = at
             if best < 0:

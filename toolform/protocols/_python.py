@@ -231,14 +231,14 @@ def call_heads(block: str) -> list[re.Match[str]]:
     else:
         candidates = _REVERSED_HEAD.finditer(reversed_block)
     for r in candidates:
-        name_start = size - r.end(1)
+        name_start, head_end = size - r.end(1), size - r.start()
         # the longest chain first; a part starting with a digit is no name, so try the
         # chain from each later part
-        starts = [name_start] + [d.end() for d in
-                                 _DOT.finditer(block, name_start, size - r.start())]
+        starts = [name_start] if block.find(".", name_start, head_end) < 0 else \
+            [name_start] + [d.end() for d in _DOT.finditer(block, name_start, head_end)]
         for start in starts:
             m = PY_CALL_HEAD.match(block, start)
-            if m is not None and m.end() == size - r.start():
+            if m is not None and m.end() == head_end:
                 found.append(m)
                 break
         if len(found) > MAX_CALL_HEADS:

@@ -31,7 +31,7 @@ from ._loose_json import check_depth, json_text, loads_loose, to_json_value
 from ._names import find_tool, mentions_a_tool, tool_finder
 from ._prose import intent_calls
 from ._registry import Protocol, register_protocol
-from ._text import contains, fences, lowered
+from ._text import LinePattern, contains, fences, lowered
 from ._values import coerce_value, quote_if_needed, text_of, typed_text, unquote_value
 
 __all__ = ["CsvCall", "KeyValueCall", "NlIntentStructured", "PipeCall", "React",
@@ -103,7 +103,7 @@ def _document(block: str, kind: str) -> str:
 
 
 # -- constrained prose -------------------------------------------------------------------------
-_USE_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]*|[0-9]+[.)][ \t]*)?(Use[ \t]+.*)$", re.M)
+_USE_LINE = LinePattern(r"[ \t]*(?:[-*•][ \t]*|[0-9]+[.)][ \t]*)?(Use[ \t]+.*)$")
 
 
 @register_protocol(
@@ -164,8 +164,8 @@ def _union_json(call: ParsedCall, toolset: Toolset, offset: int) -> ParsedCall:
 
 
 # -- key-value lines ---------------------------------------------------------------------------
-_TOOL_LINE = re.compile(r"^[ \t]*[*_]*(?:TOOL|Tool|tool)[*_]*[ \t]*:[*_]*[ \t]*[`*]*([^\s`*]+)[`*]*"
-                        r"[ \t]*$", re.M)
+_TOOL_LINE = LinePattern(r"[ \t]*[*_]*(?:TOOL|Tool|tool)[*_]*[ \t]*:[*_]*[ \t]*[`*]*([^\s`*]+)[`*]*"
+                          r"[ \t]*$")
 _KV_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?([^:\n]+?)[ \t]*:[ \t]?(.*)$")
 
 
@@ -246,7 +246,7 @@ _SafeNoAliasLoader.yaml_implicit_resolvers = {
     key: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
     for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
 _YAML_LANGS = {"yaml", "yml"}
-_YAML_NAME = re.compile(r"^[ \t-]*name[ \t]*:", re.M)
+_YAML_NAME = LinePattern(r"[ \t-]*name[ \t]*:")
 
 
 def _yaml_documents(block: str) -> list[Any]:
@@ -322,7 +322,7 @@ def _checked(calls: list[ParsedCall]) -> list[ParsedCall]:
 
 
 # -- TOML --------------------------------------------------------------------------------------
-_TOML_START = re.compile(r"^[ \t]*\[\[?[ \t]*(?:call|calls|tool_call)[ \t]*\]\]?", re.M)
+_TOML_START = LinePattern(r"[ \t]*\[\[?[ \t]*(?:call|calls|tool_call)[ \t]*\]\]?")
 _TOML_LINE = re.compile(r"^[ \t]*(?:\[|[\w\"'.\- ]+=|#|$)")
 
 
@@ -432,7 +432,7 @@ class TomlCall(Protocol):
 
 # -- pipes -------------------------------------------------------------------------------------
 # a line may sit in backticks: the closing one is removed only when the line opened with one
-_PIPE_LINE = re.compile(r"^[ \t]*(`)?([^\s|=`]++)[ \t]*+\|(.*)(?(1)`)[ \t]*$", re.M)
+_PIPE_LINE = LinePattern(r"[ \t]*(`)?([^\s|=`]++)[ \t]*+\|(.*)(?(1)`)[ \t]*$")
 
 
 @register_protocol(
@@ -584,7 +584,7 @@ class CsvCall(Protocol):
 
 
 # -- Markdown table ----------------------------------------------------------------------------
-_TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
+_TABLE_ROW = LinePattern(r"[ \t]*\|.*$")
 #: Most bars a row of three cells is split at (escaped or quoted bars in a value included).
 _MAX_ROW_BARS = 64
 _RULE_CELL = re.compile(r"[ \t]*:?-{3,}:?[ \t]*")
@@ -687,9 +687,9 @@ class TableCall(Protocol):
 
 
 # -- ReAct -------------------------------------------------------------------------------------
-_ACTION = re.compile(r"^[ \t]*\**Action\**[ \t]*:[ \t]*[`*]*([^\s`*]+)[`*]*[ \t]*$", re.M | re.I)
+_ACTION = LinePattern(r"[ \t]*\**Action\**[ \t]*:[ \t]*[`*]*([^\s`*]+)[`*]*[ \t]*$", re.I)
 _INPUT = re.compile(r"\s*\**Action[ \t]+Input\**[ \t]*:[ \t]*", re.I)
-_OBSERVATION = re.compile(r"^[ \t]*\**Observation\**[ \t]*:", re.M | re.I)
+_OBSERVATION = LinePattern(r"[ \t]*\**Observation\**[ \t]*:", re.I)
 
 
 @register_protocol(
