@@ -41,10 +41,14 @@ ASKED = ("json_object", "xml_call", "csv_call")
                          ids=[name for _, name, _ in adversarial_replies(SIZE)])
 def test_adversarial_replies_parse_in_linear_time(kind, name, reply):
     for protocol_id in ASKED:
-        start = time.process_time()
-        parsed = parse_reply(reply, TOOLS, protocol_id, lenient_fallback=True)
-        spent = time.process_time() - start
-        assert spent < BOUND_S, (name, protocol_id, spent)
+        # the better of two parses: a one-off stall (a collection, the first compile of a
+        # pattern, a neighbour on the core) is not the parser's cost; backtracking is paid twice
+        spent = []
+        for _ in range(2):
+            start = time.process_time()
+            parsed = parse_reply(reply, TOOLS, protocol_id, lenient_fallback=True)
+            spent.append(time.process_time() - start)
+        assert min(spent) < BOUND_S, (name, protocol_id, spent)
         assert not any("parser failed" in i for i in parsed.issues), parsed.issues
 
 
