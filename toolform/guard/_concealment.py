@@ -13,7 +13,7 @@ import binascii
 import re
 import unicodedata
 import urllib.parse
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ._rule import Hit, MAX_DECODE_CHARS, ScanContext
 from ._sentences import _rx, words_of
@@ -132,15 +132,14 @@ def _decode_blob(blob: str) -> str | None:
     return _readable(raw)
 
 
-def _blob_severity(decoded: str, ctx: ScanContext) -> str:
-    """High when the decoded text itself carries an instruction, or reads as a sentence."""
-    from ._rules import text_rules  # the table imports this module
+#: Whether a decoded text carries an instruction (the rule table passes the other text rules).
+Instructs = Callable[[str, ScanContext], bool]
 
-    for rule in text_rules():
-        if rule.id == "TS107":
-            continue
-        if any(h.severity != "low" for h in rule.matcher(decoded, ctx)):
-            return "high"
+
+def _blob_severity(decoded: str, ctx: ScanContext, instructs: Instructs) -> str:
+    """High when the decoded text itself carries an instruction, or reads as a sentence."""
+    if instructs(decoded, ctx):
+        return "high"
     return "high" if len(_WORDS.findall(decoded)) >= 4 else "medium"
 
 
@@ -183,7 +182,8 @@ def _deciphered(body: str) -> str | None:
     return best if _english_words(best) >= max(2, as_written + 2) else None
 
 
-def _ts107(text: str, ctx: ScanContext) -> Iterator[Hit]:
+def _ts107(text: str, ctx: ScanContext, instructs: Instructs) -> Iterator[Hit]:
+    """TS107's matcher; a decoded blob is high when ``instructs`` reads an instruction in it."""
     if _CIPHER_WORDS.intersection(ctx.words if ctx.words is not None
                                   else words_of(text.lower())):
         for m in _CIPHER_LABEL.finditer(text):
@@ -201,7 +201,7 @@ def _ts107(text: str, ctx: ScanContext) -> Iterator[Hit]:
         for m in _PCT.finditer(text):
             decoded = _decode_blob(m.group())
             if decoded is not None:
-                yield Hit(m.start(), m.end(), _blob_severity(decoded, ctx),
+                yield Hit(m.start(), m.end(), _blob_severity(decoded, ctx, instructs),
                           f"percent-encoded text reading {decoded[:60]!r}")
     if not _LONG_RUN.search(text):
         return
@@ -210,7 +210,7 @@ def _ts107(text: str, ctx: ScanContext) -> Iterator[Hit]:
             decoded = _decode_blob(m.group())
             if decoded is None:
                 continue
-            yield Hit(m.start(), m.end(), _blob_severity(decoded, ctx),
+            yield Hit(m.start(), m.end(), _blob_severity(decoded, ctx, instructs),
                       f"encoded text reading {decoded[:60]!r}")
 
 
