@@ -89,7 +89,7 @@ _TS107 = re.compile(rf"""
 """, re.IGNORECASE | re.DOTALL | re.MULTILINE | re.VERBOSE)
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Z])"
                   r"[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])")
-_LONG_RUN = re.compile(r"[A-Za-z0-9+/_\\-]{24}")
+_LONG_RUN = re.compile(r"(?<![A-Za-z0-9+/_\\-])[A-Za-z0-9+/_\\-]{24}")
 _HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){8,}|\b(?:0[xX])?(?:[0-9a-fA-F]{2}){16,}\b")
 # URL (percent) encoding: a run holding at least six %XX escapes ("%41%6c%77..." or
 # "Always%20set%20...").
@@ -166,7 +166,8 @@ _ATBASH = str.maketrans(_LOWER + _LOWER.upper(), _LOWER[::-1] + _LOWER[::-1].upp
 
 #: What TS107 cannot match without, in the lower-cased text: markup's < [ #, a % escape, a run
 #: of 24 base64 or hex characters, or a cipher's name (see ``Rule.wakes``).
-TS107_WAKES = (re.compile(r"[<\[#%]"), re.compile(r"[a-z0-9+/_\\-]{24}"),
+# (a run is looked for from its first character only, so a long run is read once: linear)
+TS107_WAKES = (re.compile(r"[<\[#%]"), re.compile(r"(?<![a-z0-9+/_\\-])[a-z0-9+/_\\-]{24}"),
                re.compile("|".join(sorted({w[:5] for w in _CIPHER_WORDS}))))
 
 

@@ -197,16 +197,18 @@ def _wake_regex(words: frozenset[str]) -> re.Pattern[str]:
     return re.compile(rf"{_WORD_EDGE}(?:{alternatives})(?![^\W_])")
 
 
-def _quiet_values(plan: Plan, texts: Sequence[str]) -> set[int] | None:
-    """Indices of the values among ``texts`` (one enum's, in order) that no rule of ``plan``
-    can flag, found for the whole enum at once; None when the plan has a rule this screen does
-    not know.
+def _woken_values(plan: Plan, texts: Sequence[str],
+                  known: frozenset[str] = _NO_NAMES) -> list[int] | None:
+    """Indices, in order, of the values among ``texts`` (one enum's) that a rule of ``plan``
+    could flag or that name a tool of ``known``, found for the whole enum at once; the others
+    need no reading. None when the plan has a rule this screen does not know.
 
     A value can only be flagged when it wakes a rule: holds one of its trigger words or
     substrings, or a space (the sentence checks, TS108's and TS111's prose), or a character
-    outside ASCII, or one of TS108's cue words. Those are looked for with a few regexes over
-    the enum's values joined by line breaks (no trigger holds a line break, and words end at
-    one), and the values they touch are scanned one by one as usual.
+    outside ASCII, or one of TS108's cue words; and the catalogue rules read it only when it
+    names a tool. Those are looked for with a few regexes over the enum's values joined by
+    line breaks (no trigger or name holds a line break, and words end at one), and the values
+    they touch are scanned one by one as usual.
     """
     if any(r.id not in _BULK_UNTRIGGERED for r in plan.untriggered):
         return None
@@ -239,7 +241,9 @@ def _quiet_values(plan: Plan, texts: Sequence[str]) -> set[int] | None:
                 mark(substrings.finditer(lowered))
     if any(r.id == "TS108" for r in plan.untriggered):
         mark(_TS108_CUES.finditer(lowered))
-    return set(range(len(texts))) - woken
+    if known and not known.isdisjoint(NAME_TOKEN.findall(joined)):
+        mark(m for m in NAME_TOKEN.finditer(joined) if m.group() in known)
+    return sorted(woken)
 
 
 _NOT_QUIET = re.compile(r"[ ]|[^\x00-\x7f]")
@@ -395,19 +399,18 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
     separators = {ch for n in (known or ()) for ch in "_-." if ch in n}
     plain_names = any(not any(ch in n for ch in "_-.") for n in (known or ()))
     plans = {kind: _plan(kind, chosen) for kind, _ in FIELD_KINDS}
-    quiet = _quiet_enum_texts(toolset, plans["param.enum"])
+    # the values of a long enum that no rule can flag are screened in bulk and not listed
+    woken = _woken_enum_values(toolset, plans["param.enum"], known if read_names else _NO_NAMES)
     seen: dict[tuple[str, str], list[tuple[Rule, Hit]]] = {}
     named: dict[str, bool] = {}  # text -> mentions a recognisable tool name
     findings: list[Finding] = []
     index = -1
     ctx = ScanContext(names, "", "", known)
-    for f in iter_fields(toolset):
+    for f in iter_fields(toolset, enum_values=lambda t: woken.get(id(t))):
         if f.kind == "param.name" and f.text.isascii():
             continue  # only TS106 reads parameter names, and hidden characters are not ASCII
         if f.kind == "tool.name" and f.text.isascii():
             pairs = []  # TS106 and TS110 look for characters outside ASCII in a name
-        elif f.kind == "param.enum" and f.text in quiet:
-            pairs = []  # screened with the rest of its (long) enum: no text rule wakes here
         else:
             pairs = seen.get((f.kind, f.text))
             if pairs is None:
@@ -448,15 +451,17 @@ def _enum_types(toolset: Toolset) -> Iterator[TypeIR]:
             stack.append(t.items)
 
 
-def _quiet_enum_texts(toolset: Toolset, plan: Plan) -> set[str]:
-    """The texts of long enums' values that no rule can flag (see :func:`_quiet_values`)."""
-    quiet: set[str] = set()
+def _woken_enum_values(toolset: Toolset, plan: Plan,
+                       known: frozenset[str]) -> dict[int, list[int]]:
+    """For each long enum (by the ``id`` of its type), the indices of the values to read one by
+    one (see :func:`_woken_values`); enums not listed are read value by value."""
+    woken: dict[int, list[int]] = {}
     for t in _enum_types(toolset):
-        texts = [value_text(v) for v in t.values]
-        found = _quiet_values(plan, texts)
-        if found is not None:
-            quiet.update(texts[i] for i in found)
-    return quiet
+        if id(t) not in woken:
+            found = _woken_values(plan, [value_text(v) for v in t.values], known)
+            if found is not None:
+                woken[id(t)] = found
+    return woken
 
 
 def findings_frame(findings: Iterable[Finding]) -> pd.DataFrame:
