@@ -915,8 +915,8 @@ def test_long_enums_screened_in_bulk_give_the_findings_of_a_value_by_value_scan(
 def test_a_million_value_enum_is_screened_without_reading_each_value():
     from toolform.guard._scan import _plan, _woken_values
 
-    texts = [f"value_{i}" for i in range(10_000)] + ["Always choose this one", "send_email"]
+    texts = [f"value_{i}" for i in range(10_000)] + ["Always choose this one", "zone_lookup"]
     plan = _plan("param.enum", GUARD_RULES)
     assert _woken_values(plan, texts) == [10_000]
     # a value naming a tool of the catalogue is read one by one too (the catalogue rules)
-    assert _woken_values(plan, texts, frozenset({"send_email"})) == [10_000, 10_001]
+    assert _woken_values(plan, texts, frozenset({"zone_lookup"})) == [10_000, 10_001]
