@@ -235,12 +235,22 @@ _ID_CUE = re.compile(r"\b(?:this|every|each|always|never|must|should|you|your|ig
                      r"token|secret|credentials?|prompt|conversation)\b")
 
 
+# a limit or an approval set aside, spelled as an identifier of three words or more
+# (GTC_override_user_limits, root_required_by_admin_policy); no enum value or default of the
+# 181 captured servers of three words or more holds one of these
+_ID_OVERRIDE = re.compile(r"\b(?:override|overrides|bypass|ignore|skip|policy|mandatory|"
+                          r"required)\b")
+
+
 def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
     stripped = text.strip()
     if " " not in stripped:
         # an identifier-shaped value that reads as a sentence: use_this_value_for_every_merge
         parts = [p for p in _ID_SPLIT.split(stripped) if p]
-        if len(parts) >= 5 and _ID_CUE.search(" ".join(parts).lower()):
+        spelled = " ".join(parts).lower()
+        if (len(parts) >= 5 and _ID_CUE.search(spelled)
+                or len(parts) >= 3 and ctx.kind in ("param.default", "param.enum")
+                and _ID_OVERRIDE.search(spelled)):
             yield Hit(0, len(text), "high", f"an instruction spelled as an identifier in a "
                                             f"{ctx.kind} field")
         return

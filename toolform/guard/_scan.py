@@ -186,7 +186,8 @@ BULK_ENUM_VALUES = 256
 _BULK_UNTRIGGERED = frozenset({"TS106", "TS108", "TS111", "TS112"})
 _TS108_CUES = re.compile(r"this|every|each|always|never|must|should|you|your|ignore|instead|"
                          r"please|model|assistant|agent|dont|tell|then|also|override|password|"
-                         r"token|secret|credential|prompt|conversation")  # in lower-cased values
+                         r"token|secret|credential|prompt|conversation|bypass|skip|policy|"
+                         r"mandatory|required")  # in lower-cased values
 _WORD_EDGE = r"(?<![^\W_])"
 
 
