@@ -14,14 +14,6 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Import name → folder, as pyproject.toml's package-dir maps them.
 PACKAGE_DIRS = {"toolform": ROOT / "toolform", "toolform.widgets": ROOT / "widgets",
                 "toolform.evidence": ROOT / "evidence", "toolform.datasets": ROOT / "datasets"}
-#: Circles inside toolform/guard/, which the guard's own redesign (its rules split from the
-#: sentence reader) removes; once that lands this list is empty and must be emptied.
-CIRCLES_OWNED_BY_GUARD = [
-    ["toolform.guard._clean", "toolform.guard._scan"],
-    ["toolform.guard._concealment", "toolform.guard._rules"],
-]
-
-
 def _modules() -> dict[str, Path]:
     """Every ToolForm module: dotted name → file (packages by their ``__init__.py``)."""
     out = {}
@@ -124,7 +116,7 @@ def test_the_import_graph_sees_deferred_imports():
 
 def test_no_import_circles():
     circles = import_circles()
-    assert [c for c in circles if c not in CIRCLES_OWNED_BY_GUARD] == []
+    assert circles == []
 
 
 def _packages() -> list[str]:

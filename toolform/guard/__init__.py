@@ -39,8 +39,8 @@ from ._pin import PinReport, pin, read_lockfile, tool_hash, verify, write_lockfi
 from ._rule import MAX_DECODE_CHARS, SEVERITIES, Rule
 from ._rules import GUARD_RULES, clear_caches, get_rule
 from ._sarif import SARIF_LEVELS, SARIF_SCHEMA_URI, sarif_log
-from ._scan import (FAIL_ON, FINDING_COLUMNS, Finding, GuardReport, findings_frame, guard,
-                    scan_text, scan_toolset)
+from ._report import FAIL_ON, GuardReport, guard
+from ._scan import FINDING_COLUMNS, Finding, findings_frame, scan_text, scan_toolset
 
 __all__ = [
     "CLEAN_MODES",

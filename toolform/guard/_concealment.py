@@ -13,7 +13,7 @@ import binascii
 import re
 import unicodedata
 import urllib.parse
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ._rule import Hit, MAX_DECODE_CHARS, ScanContext
 from ._sentences import _rx, words_of
@@ -89,7 +89,7 @@ _TS107 = re.compile(rf"""
 """, re.IGNORECASE | re.DOTALL | re.MULTILINE | re.VERBOSE)
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Z])"
                   r"[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])")
-_LONG_RUN = re.compile(r"[A-Za-z0-9+/_\\-]{24}")
+_LONG_RUN = re.compile(r"(?<![A-Za-z0-9+/_\\-])[A-Za-z0-9+/_\\-]{24}")
 _HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){8,}|\b(?:0[xX])?(?:[0-9a-fA-F]{2}){16,}\b")
 # URL (percent) encoding: a run holding at least six %XX escapes ("%41%6c%77..." or
 # "Always%20set%20...").
@@ -132,15 +132,14 @@ def _decode_blob(blob: str) -> str | None:
     return _readable(raw)
 
 
-def _blob_severity(decoded: str, ctx: ScanContext) -> str:
-    """High when the decoded text itself carries an instruction, or reads as a sentence."""
-    from ._rules import text_rules  # the table imports this module
+#: Whether a decoded text carries an instruction (the rule table passes the other text rules).
+Instructs = Callable[[str, ScanContext], bool]
 
-    for rule in text_rules():
-        if rule.id == "TS107":
-            continue
-        if any(h.severity != "low" for h in rule.matcher(decoded, ctx)):
-            return "high"
+
+def _blob_severity(decoded: str, ctx: ScanContext, instructs: Instructs) -> str:
+    """High when the decoded text itself carries an instruction, or reads as a sentence."""
+    if instructs(decoded, ctx):
+        return "high"
     return "high" if len(_WORDS.findall(decoded)) >= 4 else "medium"
 
 
@@ -167,7 +166,8 @@ _ATBASH = str.maketrans(_LOWER + _LOWER.upper(), _LOWER[::-1] + _LOWER[::-1].upp
 
 #: What TS107 cannot match without, in the lower-cased text: markup's < [ #, a % escape, a run
 #: of 24 base64 or hex characters, or a cipher's name (see ``Rule.wakes``).
-TS107_WAKES = (re.compile(r"[<\[#%]"), re.compile(r"[a-z0-9+/_\\-]{24}"),
+# (a run is looked for from its first character only, so a long run is read once: linear)
+TS107_WAKES = (re.compile(r"[<\[#%]"), re.compile(r"(?<![a-z0-9+/_\\-])[a-z0-9+/_\\-]{24}"),
                re.compile("|".join(sorted({w[:5] for w in _CIPHER_WORDS}))))
 
 
@@ -183,7 +183,8 @@ def _deciphered(body: str) -> str | None:
     return best if _english_words(best) >= max(2, as_written + 2) else None
 
 
-def _ts107(text: str, ctx: ScanContext) -> Iterator[Hit]:
+def _ts107(text: str, ctx: ScanContext, instructs: Instructs) -> Iterator[Hit]:
+    """TS107's matcher; a decoded blob is high when ``instructs`` reads an instruction in it."""
     if _CIPHER_WORDS.intersection(ctx.words if ctx.words is not None
                                   else words_of(text.lower())):
         for m in _CIPHER_LABEL.finditer(text):
@@ -201,7 +202,7 @@ def _ts107(text: str, ctx: ScanContext) -> Iterator[Hit]:
         for m in _PCT.finditer(text):
             decoded = _decode_blob(m.group())
             if decoded is not None:
-                yield Hit(m.start(), m.end(), _blob_severity(decoded, ctx),
+                yield Hit(m.start(), m.end(), _blob_severity(decoded, ctx, instructs),
                           f"percent-encoded text reading {decoded[:60]!r}")
     if not _LONG_RUN.search(text):
         return
@@ -210,7 +211,7 @@ def _ts107(text: str, ctx: ScanContext) -> Iterator[Hit]:
             decoded = _decode_blob(m.group())
             if decoded is None:
                 continue
-            yield Hit(m.start(), m.end(), _blob_severity(decoded, ctx),
+            yield Hit(m.start(), m.end(), _blob_severity(decoded, ctx, instructs),
                       f"encoded text reading {decoded[:60]!r}")
 
 
@@ -234,12 +235,22 @@ _ID_CUE = re.compile(r"\b(?:this|every|each|always|never|must|should|you|your|ig
                      r"token|secret|credentials?|prompt|conversation)\b")
 
 
+# a limit or an approval set aside, spelled as an identifier of three words or more
+# (GTC_override_user_limits, root_required_by_admin_policy); no enum value or default of the
+# 181 captured servers of three words or more holds one of these
+_ID_OVERRIDE = re.compile(r"\b(?:override|overrides|bypass|ignore|skip|policy|mandatory|"
+                          r"required)\b")
+
+
 def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
     stripped = text.strip()
     if " " not in stripped:
         # an identifier-shaped value that reads as a sentence: use_this_value_for_every_merge
         parts = [p for p in _ID_SPLIT.split(stripped) if p]
-        if len(parts) >= 5 and _ID_CUE.search(" ".join(parts).lower()):
+        spelled = " ".join(parts).lower()
+        if (len(parts) >= 5 and _ID_CUE.search(spelled)
+                or len(parts) >= 3 and ctx.kind in ("param.default", "param.enum")
+                and _ID_OVERRIDE.search(spelled)):
             yield Hit(0, len(text), "high", f"an instruction spelled as an identifier in a "
                                             f"{ctx.kind} field")
         return

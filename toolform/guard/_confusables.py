@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import unicodedata
 from importlib import resources
 from typing import Iterator
 
@@ -32,7 +33,6 @@ from ._rule import Hit, ScanContext
 __all__ = ["disguised_words", "latin_reading"]
 
 _LETTERS = re.compile(r"[^\W\d_]+")
-_FULLWIDTH = re.compile("[\uff21-\uff3a\uff41-\uff5a]")
 # Scripts that are no script of a word's own (marks, punctuation, digits).
 _NEUTRAL = frozenset({"COMMON", "INHERITED"})
 #: The share of a field's letters that must be Latin for a word made only of look-alikes to
@@ -70,7 +70,24 @@ def _latin_map() -> dict[str, str]:
     for code in range(0xFF21, 0xFF5B):  # fullwidth Latin letters
         if chr(code).isalpha():
             out[chr(code)] = chr(code - 0xFEE0)
+    for char in _SMALL_CAPITALS:  # not in the confusables data; the character's name says it
+        out.setdefault(char, unicodedata.name(char)[-1].lower())
     return out
+
+
+# Latin small capitals (ᴀ ʟ ɴ ᴇ ᴛ ʜ ...), by their Unicode names ("LATIN LETTER SMALL CAPITAL A")
+_SMALL_CAPITALS = tuple(
+    chr(c) for c in (*range(0x0250, 0x02B0), *range(0x1D00, 0x1D2C), *range(0xA730, 0xA732))
+    if re.fullmatch(r"LATIN LETTER SMALL CAPITAL [A-Z]", unicodedata.name(chr(c), "")))
+_SMALL_CAPITALS_SET = frozenset(_SMALL_CAPITALS)
+
+
+def _styled(char: str) -> bool:
+    """A Latin letter in another dress: fullwidth, a mathematical alphanumeric (bold, script,
+    monospace ...) or a small capital. No language writes words in them."""
+    code = ord(char)
+    return (0xFF21 <= code <= 0xFF5A or 0x1D400 <= code <= 0x1D7FF
+            or char in _SMALL_CAPITALS_SET)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -113,8 +130,11 @@ def disguised_words(text: str) -> Iterator[tuple[int, int, str]]:
         borrowed = [c for c in word if c in table and (not c.isascii())]
         if not borrowed:
             continue
-        fullwidth = sum(1 for c in word if _FULLWIDTH.match(c))
-        if fullwidth >= 2 and "LATIN" in scripts:
+        if _in_short_quote(text, m.start(), m.end()):
+            continue  # an example of the form itself (`ＡＢＣ１２３` → `ABC123`), not prose
+        styled = sum(1 for c in word if _styled(c))
+        if styled >= 2 or (styled and any(c.isascii() for c in word)):
+            # styled Latin letters (𝗥𝗲𝘀𝘂𝗹𝘁𝘀, ᴀʟꜱᴏ, Ｉｇｎｏｒｅ) or one mixed into a Latin word
             yield m.start(), m.end(), latin_reading(word)
         elif "LATIN" in scripts and len(scripts) >= 2:
             # Latin letters and a look-alike from another script in one word
@@ -126,6 +146,17 @@ def disguised_words(text: str) -> Iterator[tuple[int, int, str]]:
                 latin_share = sum(c.isascii() for c in letters) / max(len(letters), 1)
             if latin_share >= LATIN_SHARE:
                 yield m.start(), m.end(), latin_reading(word)
+
+
+def _in_short_quote(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies inside a quoted span (backticks, single or double
+    quotes) of at most 40 characters: an example shown, not a sentence."""
+    for mark in "`'\"":
+        left = text.rfind(mark, max(0, start - 40), start)
+        right = text.find(mark, end, end + 40)
+        if left >= 0 and right >= 0 and right - left <= 41 and " " not in text[left:right]:
+            return True
+    return False
 
 
 def ts112(text: str, ctx: ScanContext) -> Iterator[Hit]:

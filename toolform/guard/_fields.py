@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from typing import Any, Iterator, Mapping, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from ..ir import NO_DEFAULT, ParamIR, ToolIR, Toolset, TypeIR
 
@@ -85,18 +85,33 @@ def _key(name: str) -> str:
     return f".{name}" if _IDENT.match(name) else f"[{json.dumps(name, ensure_ascii=False)}]"
 
 
-def _type_fields(t: TypeIR, path: str, tool: str) -> Iterator[FieldText]:
-    for j, value in enumerate(t.values):
-        yield FieldText(f"{path}.enum[{j}]", "param.enum", tool, value_text(value), value)
+#: Which of an enum's values to list (indices, in order), or None for all of them.
+EnumSelection = Callable[[TypeIR], "Iterable[int] | None"]
+
+
+def _all_values(t: TypeIR) -> None:
+    return None
+
+
+def _type_fields(t: TypeIR, path: str, tool: str, select: EnumSelection) -> Iterator[FieldText]:
+    chosen = select(t) if t.values else None
+    if chosen is None:
+        for j, value in enumerate(t.values):
+            yield FieldText(f"{path}.enum[{j}]", "param.enum", tool, value_text(value), value)
+    else:
+        for j in chosen:
+            value = t.values[j]
+            yield FieldText(f"{path}.enum[{j}]", "param.enum", tool, value_text(value), value)
     for p in t.fields:
-        yield from _param_fields(p, f"{path}.fields{_key(p.name)}", tool)
+        yield from _param_fields(p, f"{path}.fields{_key(p.name)}", tool, select)
     if t.items is not None:
-        yield from _type_fields(t.items, f"{path}.items", tool)
+        yield from _type_fields(t.items, f"{path}.items", tool, select)
     for k, option in enumerate(t.options):
-        yield from _type_fields(option, f"{path}.options[{k}]", tool)
+        yield from _type_fields(option, f"{path}.options[{k}]", tool, select)
 
 
-def _param_fields(p: ParamIR, path: str, tool: str) -> Iterator[FieldText]:
+def _param_fields(p: ParamIR, path: str, tool: str, select: EnumSelection
+                  ) -> Iterator[FieldText]:
     yield FieldText(f"{path}.name", "param.name", tool, p.name)
     if p.title:
         yield FieldText(f"{path}.title", "param.title", tool, p.title)
@@ -105,14 +120,24 @@ def _param_fields(p: ParamIR, path: str, tool: str) -> Iterator[FieldText]:
     if p.has_default:
         yield FieldText(f"{path}.default", "param.default", tool, value_text(p.default),
                         p.default)
-    yield from _type_fields(p.type, path, tool)
+    yield from _type_fields(p.type, path, tool, select)
 
 
-def iter_fields(toolset: Toolset) -> Iterator[FieldText]:
+def iter_fields(toolset: Toolset, *, enum_values: EnumSelection | None = None
+                ) -> Iterator[FieldText]:
     """Every readable field of ``toolset``, tool by tool, in declaration order.
 
     Empty titles and descriptions and absent defaults are skipped; names are always listed.
+
+    Parameters
+    ----------
+    toolset : Toolset
+    enum_values : callable, optional
+        Given an enum's type, the indices of the values to list (in order), or None for all;
+        the scan uses it to pass over the values of a long enum it screened in bulk. Default:
+        every value.
     """
+    select = enum_values or _all_values
     for i, tool in enumerate(toolset.tools):
         base = f"tools[{i}]"
         yield FieldText(f"{base}.name", "tool.name", tool.name, tool.name)
@@ -121,9 +146,9 @@ def iter_fields(toolset: Toolset) -> Iterator[FieldText]:
         if tool.description:
             yield FieldText(f"{base}.description", "tool.description", tool.name, tool.description)
         for p in tool.params:
-            yield from _param_fields(p, f"{base}.params{_key(p.name)}", tool.name)
+            yield from _param_fields(p, f"{base}.params{_key(p.name)}", tool.name, select)
         if tool.returns is not None:
-            yield from _type_fields(tool.returns, f"{base}.returns", tool.name)
+            yield from _type_fields(tool.returns, f"{base}.returns", tool.name, select)
 
 
 # -- writing edits back ------------------------------------------------------------------------

@@ -53,7 +53,8 @@ LABELS = ("benign", "injected")
 #: scored once with the eighth revision and is used for nothing: it is the held-out split.
 SPLITS = ("dev", "holdout1", "holdout2", "dev2", "holdout3", "holdout4", "holdout5", "holdout6",
           "dev3", "holdout7", "holdout8", "dev4", "holdout9", "blind1", "confusables1", "blind2",
-          "confusables2")
+          "confusables2", "blind3", "confusables3", "blind4", "blind5", "blind6", "blind7",
+          "confusables4", "confusables5")
 #: The splits TS111 is trained on: the first twelve (``holdout9``, the eighth revision's
 #: held-out batch, and the batches added after it are not).
 DEVELOPMENT_SPLITS = SPLITS[:12]

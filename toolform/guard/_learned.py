@@ -114,6 +114,19 @@ class LearnedModel:
                                                  compare=False)
     _words: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False,
                                                  compare=False)
+    # the token and token-pair weights keyed without their prefix (no string built per token)
+    _token_weights: dict[str, float] = field(default_factory=dict, init=False, repr=False,
+                                             compare=False)
+    _pair_weights: dict[tuple[str, str], float] = field(default_factory=dict, init=False,
+                                                        repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for feature, weight in self.weights.items():
+            if feature.startswith("w:"):
+                self._token_weights[feature[2:]] = weight
+            elif feature.startswith("b:") and feature.count(" ") == 1:
+                a, b = feature[2:].split(" ")
+                self._pair_weights[(a, b)] = weight
 
     def _word_terms(self, word: str) -> tuple[float, int]:
         terms = self._words.get(word)
@@ -131,9 +144,9 @@ class LearnedModel:
         terms = self._terms.get(sentence)
         if terms is None:
             tokens, words = _tokens(sentence)
-            get = self.weights.get
-            total = sum(get("w:" + t, 0.0) for t in tokens)
-            total += sum(get(f"b:{a} {b}", 0.0) for a, b in zip(tokens, tokens[1:]))
+            token_weight, pair_weight = self._token_weights.get, self._pair_weights.get
+            total = sum(token_weight(t, 0.0) for t in tokens)
+            total += sum(pair_weight(pair, 0.0) for pair in zip(tokens, tokens[1:]))
             size = 2 * len(tokens) - 1 if tokens else 0
             for word in words:
                 w, n = self._word_terms(word)

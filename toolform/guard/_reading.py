@@ -219,7 +219,7 @@ _ASK_ONLY = re.compile(r"(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?ask", r
 _BARE_ADVERB = re.compile(r"quietly|silently|secretly|covertly|discreetly", re.IGNORECASE)
 _DESTINATION = re.compile(rf"""{_EMAIL}|{_URL}|(?<![\w/])(?:[a-z0-9-]+\.)+(?:io|net|com|org|dev|
     ly|co|me|xyz|info|example|site|app)(?:/[^\s"'<>]*[^\s"'<>.,;:!?)])?(?![\w/])
-    |(?<![\w&])\#[a-z][\w-]+|
+    |(?<![\w&])(?<!\]\()(?-i:\#[a-z][a-z0-9_-]+)(?!\w)|
     \bchannel\s+[A-Z0-9]{{6,}}\b|(?<![\w.])(?:/(?:tmp|srv|var|home|etc|root|opt|mnt)\b[\w./-]*)""",
                           re.IGNORECASE | re.VERBOSE)
 _SEND_VERB = (r"(?:send|sent|post|posted|forward|forwarded|copy|copied|cc|bcc|share|shared|"

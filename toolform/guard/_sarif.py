@@ -19,7 +19,8 @@ from ._rule import SEVERITIES
 from ._rules import GUARD_RULES
 
 if TYPE_CHECKING:
-    from ._scan import Finding, GuardReport
+    from ._report import GuardReport
+    from ._scan import Finding
 
 __all__ = ["SARIF_LEVELS", "SARIF_SCHEMA_URI", "sarif_log"]
 

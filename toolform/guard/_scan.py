@@ -15,13 +15,10 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
-import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
 
-from ..errors import InvalidParameterError
 from ..ir import Toolset, TypeIR
 from ._fields import FIELD_KINDS, FieldText, iter_fields, value_text
 from ._concealment import INVISIBLE_CLASS, invisible_spans
@@ -29,25 +26,18 @@ from ._confusables import latin_reading
 from ._names import shadowing
 from ._phrasing import NAME_TOKEN
 from ._reading import GENERAL_WORDS, general_rules
-from ._rule import SEVERITIES, Hit, Matcher, Rule, ScanContext, severity_rank
+from ._rule import Hit, Matcher, Rule, ScanContext, severity_rank
 from ._rules import GUARD_RULES, get_rule
 from ._sentences import _WORD_RUN, TriggerTest, trigger_test, words_of
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ._clean import CleanLogEntry
-    from ._pin import PinReport
-
-__all__ = ["FAIL_ON", "FINDING_COLUMNS", "Finding", "GuardReport", "findings_frame", "guard",
-           "scan_text", "scan_toolset"]
+__all__ = ["FINDING_COLUMNS", "Finding", "findings_frame", "scan_text", "scan_toolset"]
 
 _HAS_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]").search
 _PROSE = frozenset({"tool.title", "tool.description", "param.title", "param.description",
                     "param.default", "param.enum"})
-
-#: The severities a gate can fail on (``toolform guard --fail-on``), most severe first.
-FAIL_ON = ("high", "medium")
 
 #: Longest excerpt a finding keeps, in characters (longer spans end with "…").
 EXCERPT_CHARS = 160
@@ -196,7 +186,8 @@ BULK_ENUM_VALUES = 256
 _BULK_UNTRIGGERED = frozenset({"TS106", "TS108", "TS111", "TS112"})
 _TS108_CUES = re.compile(r"this|every|each|always|never|must|should|you|your|ignore|instead|"
                          r"please|model|assistant|agent|dont|tell|then|also|override|password|"
-                         r"token|secret|credential|prompt|conversation")  # in lower-cased values
+                         r"token|secret|credential|prompt|conversation|bypass|skip|policy|"
+                         r"mandatory|required")  # in lower-cased values
 _WORD_EDGE = r"(?<![^\W_])"
 
 
@@ -207,16 +198,18 @@ def _wake_regex(words: frozenset[str]) -> re.Pattern[str]:
     return re.compile(rf"{_WORD_EDGE}(?:{alternatives})(?![^\W_])")
 
 
-def _quiet_values(plan: Plan, texts: Sequence[str]) -> set[int] | None:
-    """Indices of the values among ``texts`` (one enum's, in order) that no rule of ``plan``
-    can flag, found for the whole enum at once; None when the plan has a rule this screen does
-    not know.
+def _woken_values(plan: Plan, texts: Sequence[str],
+                  known: frozenset[str] = _NO_NAMES) -> list[int] | None:
+    """Indices, in order, of the values among ``texts`` (one enum's) that a rule of ``plan``
+    could flag or that name a tool of ``known``, found for the whole enum at once; the others
+    need no reading. None when the plan has a rule this screen does not know.
 
     A value can only be flagged when it wakes a rule: holds one of its trigger words or
     substrings, or a space (the sentence checks, TS108's and TS111's prose), or a character
-    outside ASCII, or one of TS108's cue words. Those are looked for with a few regexes over
-    the enum's values joined by line breaks (no trigger holds a line break, and words end at
-    one), and the values they touch are scanned one by one as usual.
+    outside ASCII, or one of TS108's cue words; and the catalogue rules read it only when it
+    names a tool. Those are looked for with a few regexes over the enum's values joined by
+    line breaks (no trigger or name holds a line break, and words end at one), and the values
+    they touch are scanned one by one as usual.
     """
     if any(r.id not in _BULK_UNTRIGGERED for r in plan.untriggered):
         return None
@@ -249,7 +242,9 @@ def _quiet_values(plan: Plan, texts: Sequence[str]) -> set[int] | None:
                 mark(substrings.finditer(lowered))
     if any(r.id == "TS108" for r in plan.untriggered):
         mark(_TS108_CUES.finditer(lowered))
-    return set(range(len(texts))) - woken
+    if known and not known.isdisjoint(NAME_TOKEN.findall(joined)):
+        mark(m for m in NAME_TOKEN.finditer(joined) if m.group() in known)
+    return sorted(woken)
 
 
 _NOT_QUIET = re.compile(r"[ ]|[^\x00-\x7f]")
@@ -405,19 +400,18 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
     separators = {ch for n in (known or ()) for ch in "_-." if ch in n}
     plain_names = any(not any(ch in n for ch in "_-.") for n in (known or ()))
     plans = {kind: _plan(kind, chosen) for kind, _ in FIELD_KINDS}
-    quiet = _quiet_enum_texts(toolset, plans["param.enum"])
+    # the values of a long enum that no rule can flag are screened in bulk and not listed
+    woken = _woken_enum_values(toolset, plans["param.enum"], known if read_names else _NO_NAMES)
     seen: dict[tuple[str, str], list[tuple[Rule, Hit]]] = {}
     named: dict[str, bool] = {}  # text -> mentions a recognisable tool name
     findings: list[Finding] = []
     index = -1
     ctx = ScanContext(names, "", "", known)
-    for f in iter_fields(toolset):
+    for f in iter_fields(toolset, enum_values=lambda t: woken.get(id(t))):
         if f.kind == "param.name" and f.text.isascii():
             continue  # only TS106 reads parameter names, and hidden characters are not ASCII
         if f.kind == "tool.name" and f.text.isascii():
             pairs = []  # TS106 and TS110 look for characters outside ASCII in a name
-        elif f.kind == "param.enum" and f.text in quiet:
-            pairs = []  # screened with the rest of its (long) enum: no text rule wakes here
         else:
             pairs = seen.get((f.kind, f.text))
             if pairs is None:
@@ -458,15 +452,17 @@ def _enum_types(toolset: Toolset) -> Iterator[TypeIR]:
             stack.append(t.items)
 
 
-def _quiet_enum_texts(toolset: Toolset, plan: Plan) -> set[str]:
-    """The texts of long enums' values that no rule can flag (see :func:`_quiet_values`)."""
-    quiet: set[str] = set()
+def _woken_enum_values(toolset: Toolset, plan: Plan,
+                       known: frozenset[str]) -> dict[int, list[int]]:
+    """For each long enum (by the ``id`` of its type), the indices of the values to read one by
+    one (see :func:`_woken_values`); enums not listed are read value by value."""
+    woken: dict[int, list[int]] = {}
     for t in _enum_types(toolset):
-        texts = [value_text(v) for v in t.values]
-        found = _quiet_values(plan, texts)
-        if found is not None:
-            quiet.update(texts[i] for i in found)
-    return quiet
+        if id(t) not in woken:
+            found = _woken_values(plan, [value_text(v) for v in t.values], known)
+            if found is not None:
+                woken[id(t)] = found
+    return woken
 
 
 def findings_frame(findings: Iterable[Finding]) -> pd.DataFrame:
@@ -481,125 +477,3 @@ def findings_frame(findings: Iterable[Finding]) -> pd.DataFrame:
 
     frame = pd.DataFrame([f.to_dict() for f in findings], columns=[c[0] for c in FINDING_COLUMNS])
     return frame.astype({name: dtype for name, dtype, _, _ in FINDING_COLUMNS})
-
-
-@dataclass(frozen=True)
-class GuardReport:
-    """What :func:`guard` found, and what it did.
-
-    Parameters
-    ----------
-    source : str
-        Where the toolset came from (a path or the toolset's own label).
-    toolset : Toolset
-        The toolset as read.
-    findings : tuple of Finding
-        Every finding in ``toolset``.
-    cleaned : Toolset or None
-        The cleaned copy when a clean mode was asked for.
-    clean_log : tuple of CleanLogEntry
-        What cleaning changed (empty without cleaning).
-    clean_mode : str or None
-        The clean mode used.
-    pin : PinReport or None
-        The check against a lockfile, when one was given.
-    """
-
-    source: str
-    toolset: Toolset
-    findings: tuple[Finding, ...]
-    cleaned: Toolset | None = None
-    clean_log: tuple[CleanLogEntry, ...] = ()
-    clean_mode: str | None = None
-    pin: PinReport | None = None
-
-    @property
-    def frame(self) -> pd.DataFrame:
-        """The findings as a DataFrame (see :func:`findings_frame`)."""
-        return findings_frame(self.findings)
-
-    def count(self, severity: str) -> int:
-        """How many findings have this severity."""
-        if severity not in SEVERITIES:
-            raise InvalidParameterError(f"severity must be one of {SEVERITIES}, got {severity!r}")
-        return sum(f.severity == severity for f in self.findings)
-
-    @property
-    def ok(self) -> bool:
-        """True when there is no high finding and no pin mismatch."""
-        return self.passes("high")
-
-    def passes(self, fail_on: str = "high") -> bool:
-        """True when no finding is at ``fail_on`` severity or above and no pin mismatch.
-
-        Raises
-        ------
-        ValueError
-            When ``fail_on`` is not ``"high"`` or ``"medium"``.
-        """
-        if fail_on not in FAIL_ON:
-            raise InvalidParameterError(f"fail_on must be one of {FAIL_ON}, got {fail_on!r}")
-        limit = severity_rank(fail_on)
-        return (not any(severity_rank(f.severity) <= limit for f in self.findings)
-                and (self.pin is None or self.pin.ok))
-
-    @property
-    def texts(self) -> int:
-        """How many text fields the scan read: titles, descriptions, defaults and enum values
-        (names aside)."""
-        return sum(f.kind not in ("tool.name", "param.name") for f in iter_fields(self.toolset))
-
-    def summary(self, fail_on: str = "high") -> str:
-        """One line: tools, findings by severity, cleaning and pin outcome, and whether the
-        toolset passes a gate failing on ``fail_on`` (see :meth:`passes`)."""
-        parts = [f"{len(self.toolset)} tools",
-                 ", ".join(f"{self.count(s)} {s}" for s in SEVERITIES)]
-        if self.clean_mode:
-            parts.append(f"{self.clean_mode}: {len(self.clean_log)} field(s) changed")
-        if self.pin is not None:
-            parts.append(self.pin.summary())
-        return f"{self.source}: " + "; ".join(parts) + (" — OK" if self.passes(fail_on)
-                                                        else " — FAIL")
-
-
-def guard(source: Toolset | str | os.PathLike[str], *, clean: str | None = None,
-          lockfile: dict[str, Any] | str | os.PathLike[str] | None = None) -> GuardReport:
-    """Scan a toolset in one call, optionally clean it and check it against a lockfile.
-
-    Parameters
-    ----------
-    source : Toolset or path
-        A toolset, or a tools file that ``toolform.io.load_tools`` reads.
-    clean : {"strip_high", "drop_descriptions"}, optional
-        Also build a cleaned copy (see :func:`~toolform.guard.clean_toolset`).
-    lockfile : dict or path, optional
-        A lockfile from :func:`~toolform.guard.pin` to verify the toolset against.
-
-    Returns
-    -------
-    GuardReport
-
-    Raises
-    ------
-    toolform.errors.LoaderError
-        When the tools file or the lockfile cannot be read.
-    ValueError
-        On an unknown clean mode.
-    """
-    from ._clean import clean_toolset
-    from ._pin import verify
-
-    if isinstance(source, Toolset):
-        toolset, label = source, source.source or "<toolset>"
-    else:
-        from ..io import load_tools
-
-        toolset, label = load_tools(source), str(Path(source))
-    findings = tuple(scan_toolset(toolset))
-    cleaned, log = None, ()
-    if clean is not None:
-        cleaned, entries = clean_toolset(toolset, mode=clean)
-        log = tuple(entries)
-    pin_report = verify(toolset, lockfile) if lockfile is not None else None
-    return GuardReport(source=label, toolset=toolset, findings=findings, cleaned=cleaned,
-                       clean_log=log, clean_mode=clean, pin=pin_report)
