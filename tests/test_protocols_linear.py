@@ -83,3 +83,14 @@ def test_a_call_inside_thousands_of_brackets_is_quick():
         parsed = parse_reply(reply, TOOLS, protocol_id, lenient_fallback=True)
         assert time.process_time() - start < BOUND_S, protocol_id
         assert not any("parser failed" in i for i in parsed.issues), parsed.issues
+
+
+def test_a_yaml_reply_of_more_values_than_a_call_holds_is_refused_before_it_is_built():
+    # 1,500 one-word lines (3,000 YAML values) cost PyYAML's Python constructor 0.1-0.4 s;
+    # the reader counts the C parser's events first and refuses, saying why
+    reply = "name: x\n" * 1_500
+    parsed = parse_reply(reply, TOOLS, "yaml_call")
+    assert parsed.calls_as_written == ()
+    assert any("more than 1,024 values" in issue for issue in parsed.issues), parsed.issues
+    small = parse_reply("name: get_weather\narguments:\n  city: Paris\n", TOOLS, "yaml_call")
+    assert [c.name for c in small.calls_as_written] == ["get_weather"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..errors import ParseError
 
 __all__ = ["Budget", "MAX_ARGUMENTS", "MAX_CALLS", "MAX_CANDIDATES", "MAX_DEPTH",
-           "MAX_DOCUMENT_CHARS", "MAX_REPLY_CHARS", "MAX_TAGS", "check_arguments", "check_calls"]
+           "MAX_DOCUMENT_CHARS", "MAX_DOCUMENT_NODES", "MAX_REPLY_CHARS", "MAX_TAGS", "check_arguments", "check_calls"]
 
 #: Replies longer than this many characters are not parsed at all (an issue says so).
 MAX_REPLY_CHARS = 1_000_000
@@ -32,6 +32,10 @@ MAX_CANDIDATES = 4_096
 
 #: Longest YAML or TOML document a reader hands to its (pure-Python) parser, in characters.
 MAX_DOCUMENT_CHARS = 20_000
+
+#: Most YAML nodes (scalars, mappings, sequences) a reader builds from one reply: PyYAML builds
+#: each in Python (20-50 µs a node), so 8,000 characters of one-word lines cost 0.1 s.
+MAX_DOCUMENT_NODES = 1_024
 
 
 def check_calls(count: int) -> None:

@@ -25,8 +25,8 @@ from ..ir import ToolCall, ToolIR, Toolset, TypeIR
 from ._brackets import value_end
 from ._calls import ParsedCall
 from ._json import ABSTENTION, calls_from_value
-from ._limits import (MAX_ARGUMENTS, MAX_DEPTH, MAX_DOCUMENT_CHARS, Budget, check_arguments,
-                      check_calls)
+from ._limits import (MAX_ARGUMENTS, MAX_DEPTH, MAX_DOCUMENT_CHARS, MAX_DOCUMENT_NODES, Budget,
+                      check_arguments, check_calls)
 from ._loose_json import check_depth, json_text, loads_loose, to_json_value
 from ._names import find_tool, mentions_a_tool, tool_finder
 from ._prose import intent_calls
@@ -250,13 +250,24 @@ _YAML_LANGS = {"yaml", "yml"}
 _YAML_NAME = LinePattern(r"[ \t-]*name[ \t]*:")
 
 
+def _check_yaml_events(block: str) -> None:
+    """Refuse, before anything is built, a document with an alias (no billion laughs) or more
+    than :data:`MAX_DOCUMENT_NODES` nodes (the parser's events are cheap, building is not)."""
+    nodes = 0
+    for event in yaml.parse(block, Loader=_SafeNoTimestampLoader):
+        if isinstance(event, yaml.AliasEvent):
+            raise ParseError("YAML aliases are refused in a reply")
+        if isinstance(event, yaml.NodeEvent):
+            nodes += 1
+            if nodes > MAX_DOCUMENT_NODES:
+                raise ParseError(f"the YAML holds more than {MAX_DOCUMENT_NODES:,} values; "
+                                 "not read")
+
+
 def _yaml_documents(block: str) -> list[Any]:
     _document(block, "YAML")
     try:
-        # no billion-laughs: a document with an alias is refused before anything is built
-        if "*" in block and any(isinstance(event, yaml.AliasEvent)
-                                for event in yaml.parse(block, Loader=_SafeNoTimestampLoader)):
-            raise ParseError("YAML aliases are refused in a reply")
+        _check_yaml_events(block)
         docs = list(yaml.load_all(block, Loader=_SafeNoTimestampLoader))  # noqa: S506 - safe
         return [to_json_value(d) for d in docs]
     except ParseError:
