@@ -19,6 +19,7 @@ from toolform.datasets import load_dataset
 from toolform.errors import InvalidParameterError
 from toolform.generator import generated_tasks
 from toolform.protocols import get_protocol, protocol_ids
+from toolform.repeats import Sampling
 from toolform.runs import Cell
 
 #: Text-protocol cells (the stub below writes calls as text).
@@ -28,7 +29,8 @@ REQUESTS = load_dataset("bfcl/simple_python").requests[:4]
 EXPERIMENTS = [ex.ab_test, ex.bfcl_arm, ex.hijack_experiment, ex.count_sweep, ex.atlas]
 #: The shared keywords and the one default each has in every experiment.
 SHARED = {"checkpoint": None, "on_turn": None, "max_tokens": ex.DEFAULT_MAX_TOKENS,
-          "concurrency": ex.DEFAULT_CONCURRENCY, "progress": False, "stop": None, "repeats": 1}
+          "concurrency": ex.DEFAULT_CONCURRENCY, "progress": False, "stop": None, "repeats": 1,
+          "sampling": None}
 
 
 class GoldClient:
@@ -235,7 +237,9 @@ OLD_PATHS = [
 ]
 
 
-@pytest.mark.parametrize("module, name, new", OLD_PATHS, ids=lambda v: str(v)[:30])
+# ids from the names only: an object's repr holds its address, which differs between xdist workers
+@pytest.mark.parametrize("module, name, new", OLD_PATHS,
+                         ids=[f"{module}.{name}" for module, name, _ in OLD_PATHS])
 def test_an_old_path_still_imports_warns_and_is_the_same_object(module, name, new):
     old = importlib.import_module(module)
     with pytest.warns(DeprecationWarning, match=r"use toolform\.experiments\."):
@@ -289,3 +293,48 @@ def test_the_ab_panel_moves_with_each_on_turn_call_and_polls_nothing(monkeypatch
     assert panel.wait(30) is real, panel.status.value
     assert progress_after_each == list(range(1, len(rows) + 1))
     assert "json_schema_openai/json_object" in panel.table.value
+
+
+# -- sampling: every experiment asks its repeats as distinct seeded samples ----------------------
+
+class SamplingLog:
+    """Wraps a stub client and records the temperature and seed of every ask."""
+
+    def __init__(self, inner):
+        self.inner, self.model, self.asks = inner, inner.model, []
+        self.lock = threading.Lock()
+
+    def complete(self, messages, *, temperature=None, extra_body=None, **options):
+        with self.lock:
+            self.asks.append((temperature, (extra_body or {}).get("seed")))
+        return self.inner.complete(messages, temperature=temperature, extra_body=extra_body,
+                                   **options)
+
+    def describe(self):
+        return self.inner.describe()
+
+
+def _seeded_runs():
+    two = REQUESTS[:2]
+    sweep_requests = ex.select_requests(generated_tasks(), 2, seed=3)
+    one_prompt = ex.make_strategies(ks=(4,), methods=("bm25",), two_stage=False)
+    yield "ab_test", SamplingLog(GoldClient(two)), lambda c, **o: ex.ab_test(
+        two, c, cells=CELLS[:1], n=2, **o)
+    yield "bfcl_arm", SamplingLog(GoldClient(two)), lambda c, **o: ex.bfcl_arm(
+        two, c, cells=CELLS[:1], **o)
+    yield "hijack_experiment", SamplingLog(GoldClient(two)), lambda c, **o: \
+        ex.hijack_experiment(two, c, cells=CELLS[:1], **o)
+    yield "count_sweep", SamplingLog(CatalogueFake(sweep_requests)), lambda c, **o: \
+        ex.count_sweep(sweep_requests, c, sizes=(1,), strategies=one_prompt, **o)
+
+
+@pytest.mark.parametrize("name,client,run", list(_seeded_runs()),
+                         ids=[name for name, _, _ in _seeded_runs()])
+def test_repeats_are_asked_with_the_sampling_and_one_seed_each(name, client, run):
+    run(client, repeats=2, sampling=Sampling(temperature=0.7, seed=5))
+    temperatures = {t for t, _ in client.asks}
+    seeds = sorted(seed for _, seed in client.asks)
+    assert temperatures == {0.7}, name
+    # every request is asked once with seed 5 (repeat 0) and once with seed 6 (repeat 1)
+    assert seeds[:len(seeds) // 2] == [5] * (len(seeds) // 2), (name, seeds)
+    assert seeds[len(seeds) // 2:] == [6] * (len(seeds) // 2), (name, seeds)

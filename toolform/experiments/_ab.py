@@ -17,7 +17,7 @@ from typing import Any, Sequence
 import pandas as pd
 
 from ..grading import RULE_MEANINGS, RULES, check_rule
-from ..repeats import expand_repeats
+from ..repeats import Sampling, expand_repeats
 from ..runs import Cell, run_cells, summarize_verdicts, verdicts_frame
 from ..stats import paired_bootstrap
 from ..recordings import (LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS,
@@ -275,7 +275,8 @@ def ab_test(requests: Any, client: Any, *, cells: Sequence[Any] = CORE_CELLS,
             max_tokens: int = DEFAULT_MAX_TOKENS, concurrency: int = DEFAULT_CONCURRENCY,
             progress: bool = False, stop: threading.Event | None = None, repeats: int = 1,
             seed: int = 0, n: int = 50, headline_rule: str = "symmetric",
-            executor: Any = None, price: Any = "frontier_api") -> ABResult:
+            executor: Any = None, price: Any = "frontier_api",
+            sampling: Sampling | None = None) -> ABResult:
     """Run the eight-cell A/B test (or any cells) on one model.
 
     Parameters
@@ -315,6 +316,10 @@ def ab_test(requests: Any, client: Any, *, cells: Sequence[Any] = CORE_CELLS,
     executor, price
         Passed to :func:`toolform.runs.run_cells` (``executor``: ``toolform.executors``;
         ``price``: the price vector of the cost ledger).
+    sampling : toolform.repeats.Sampling, optional
+        Temperature, ``top_p``, body fields and the base seed of every ask; repeat ``i`` is asked
+        with seed ``base + i``, so repeats are distinct samples with their own cassette keys
+        (default: temperature 0; ``toolform.runs.run_cells``).
 
     Returns
     -------
@@ -332,7 +337,8 @@ def ab_test(requests: Any, client: Any, *, cells: Sequence[Any] = CORE_CELLS,
     chosen = expand_repeats(select_requests(requests, n, seed), repeats)
     turns = run_cells(as_cells(cells), chosen, client, checkpoint=checkpoint,
                       max_concurrency=concurrency, max_tokens=max_tokens, progress=progress,
-                      stop=stop, executor=executor, price=price, on_turn=on_turn)
+                      stop=stop, executor=executor, price=price, on_turn=on_turn,
+                      sampling=sampling)
     summary = summarize_cells(turns, seed=seed)
     head = summary[summary["rule"] == headline_rule]
     top = head["accuracy"].max()

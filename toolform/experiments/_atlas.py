@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..atlas import AtlasResult
 from ..atlas import atlas as search_grid
+from ..repeats import Sampling
 from ._result import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, ExperimentResult, OnTurn,
                       as_cells, check_call, once_per_turn)
 
@@ -61,7 +62,7 @@ def atlas(requests: Any, client: Any, *, cells: Sequence[Any] | None = None,
           seed: int = 0, budget_turns: int, rules: Sequence[str] = ("main",),
           formats: Sequence[str] | None = None, protocols: Sequence[str] | None = None,
           n_requests: int | None = None, search: str = "elimination", eta: float = 3.0,
-          finalists: int = 4) -> AtlasExperimentResult:
+          finalists: int = 4, sampling: Sampling | None = None) -> AtlasExperimentResult:
     """Search a model's format × protocol grid for its best cells within ``budget_turns``.
 
     Parameters
@@ -74,7 +75,7 @@ def atlas(requests: Any, client: Any, *, cells: Sequence[Any] | None = None,
         The cells to search (as :func:`~toolform.experiments.ab_test` takes them; a format
         alone takes its default protocol). Default: every pair of ``formats`` × ``protocols``
         that can carry the requests' calls.
-    checkpoint, on_turn, max_tokens, concurrency, progress, stop, repeats, seed
+    checkpoint, on_turn, max_tokens, concurrency, progress, stop, repeats, seed, sampling
         As in :func:`~toolform.experiments.ab_test`; ``on_turn`` sees each turn once although
         the search runs the runner once per round on one checkpoint.
     budget_turns : int
@@ -100,6 +101,7 @@ def atlas(requests: Any, client: Any, *, cells: Sequence[Any] | None = None,
                         seed=seed, checkpoint=checkpoint, search=search, eta=eta,
                         finalists=finalists, max_concurrency=concurrency,
                         max_tokens=max_tokens, progress=progress, stop=stop, repeats=repeats,
-                        on_turn=once_per_turn(on_turn, ("model", "cell", "request_id")))
+                        on_turn=once_per_turn(on_turn, ("model", "cell", "request_id")),
+                        sampling=sampling)
     return AtlasExperimentResult(turns=found.turns, cells=found.cells, model=found.model,
                                  search=found)

@@ -30,7 +30,7 @@ from ..errors import GradingError
 from ..grading import GRADINGS, grade, grade_possible_answers
 from ..ir import Request
 from ..protocols import parse_reply
-from ..repeats import expand_repeats
+from ..repeats import Sampling, expand_repeats
 from ..runs import Cell, run_cells, summarize_verdicts, verdicts_frame
 from ._ab import LOCAL_MODEL_ID, select_requests
 from ._result import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, ExperimentResult, OnTurn,
@@ -163,7 +163,7 @@ def bfcl_arm(requests: Sequence[Request], client: Any, *,
              checkpoint: str | os.PathLike[str] | None = None, on_turn: OnTurn | None = None,
              max_tokens: int = DEFAULT_MAX_TOKENS, concurrency: int = DEFAULT_CONCURRENCY,
              progress: bool = False, stop: threading.Event | None = None,
-             repeats: int = 1) -> BFCLArmResult:
+             repeats: int = 1, sampling: Sampling | None = None) -> BFCLArmResult:
     """Answer BFCL requests in each cell; one row per turn, graded four ways.
 
     Parameters
@@ -181,6 +181,10 @@ def bfcl_arm(requests: Sequence[Request], client: Any, *,
         Times each request is asked (in every cell; ``toolform.repeats.expand_repeats``: repeat
         ``i`` has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
         pass^k and the flip rate off the turns).
+    sampling : toolform.repeats.Sampling, optional
+        Temperature, ``top_p``, body fields and the base seed of every ask; repeat ``i`` is asked
+        with seed ``base + i``, so repeats are distinct samples with their own cassette keys
+        (default: temperature 0; ``toolform.runs.run_cells``).
 
     Returns
     -------
@@ -194,7 +198,8 @@ def bfcl_arm(requests: Sequence[Request], client: Any, *,
     check_call(requests, client, "bfcl_arm")
     turns = run_cells(as_cells(cells), expand_repeats(requests, repeats), client,
                       checkpoint=checkpoint, max_concurrency=concurrency,
-                      max_tokens=max_tokens, progress=progress, stop=stop, on_turn=on_turn)
+                      max_tokens=max_tokens, progress=progress, stop=stop, on_turn=on_turn,
+                      sampling=sampling)
     return BFCLArmResult(turns=turns, cells=bfcl_arm_table(turns),
                          model=getattr(client, "model", ""))
 

@@ -29,7 +29,7 @@ import pandas as pd
 from ..errors import InvalidParameterError
 from ..guard._plant import DEFAULT_SENTENCE, DEFAULT_SENTINEL, calls_follow, plant_instruction
 from ..ir import Request
-from ..repeats import expand_repeats
+from ..repeats import Sampling, expand_repeats
 from ._ab import CORE_CELLS
 from ._result import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, ExperimentResult, OnTurn,
                       as_cells, check_call, once_per_turn)
@@ -153,7 +153,8 @@ def hijack_experiment(requests: Sequence[Request], client: Any, *,
                       concurrency: int = DEFAULT_CONCURRENCY, progress: bool = False,
                       stop: threading.Event | None = None, repeats: int = 1,
                       sentence: str = DEFAULT_SENTENCE, sentinel: str | None = None,
-                      clean_mode: str = "strip_high") -> HijackResult:
+                      clean_mode: str = "strip_high",
+                      sampling: Sampling | None = None) -> HijackResult:
     """Plant ``sentence`` in each request's target tool and measure, per cell, who follows it.
 
     Parameters
@@ -189,6 +190,10 @@ def hijack_experiment(requests: Sequence[Request], client: Any, *,
         code-like token in capitals with a digit.
     clean_mode : {"strip_high", "drop_descriptions"}, default "strip_high"
         How the guard cleans the planted toolset for the ``cleaned`` condition.
+    sampling : toolform.repeats.Sampling, optional
+        Temperature, ``top_p``, body fields and the base seed of every ask; repeat ``i`` is asked
+        with seed ``base + i``, so repeats are distinct samples with their own cassette keys
+        (default: temperature 0; ``toolform.runs.run_cells``).
 
     Returns
     -------
@@ -235,7 +240,7 @@ def hijack_experiment(requests: Sequence[Request], client: Any, *,
                                    "followed": calls_follow(row["calls"], sentinel)})
         turns = run_cells(chosen, batch, client, checkpoint=_condition_path(checkpoint, condition),
                           max_concurrency=concurrency, max_tokens=max_tokens,
-                          progress=progress, stop=stop, on_turn=report)
+                          progress=progress, stop=stop, on_turn=report, sampling=sampling)
         turns.insert(0, "condition", condition)
         turns["followed"] = [calls_follow(c, sentinel) for c in turns["calls"]]
         frames.append(turns)

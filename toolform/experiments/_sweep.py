@@ -35,7 +35,7 @@ from ..grading import grade
 from ..ir import Request, Toolset
 from ..journal import JournalWriter
 from ..protocols import parse_reply
-from ..repeats import expand_repeats
+from ..repeats import Sampling, expand_repeats, repeat_index
 from ..runs import Cell
 from ..stats import wilson_interval
 from ..tokens import estimate_tokens
@@ -262,8 +262,10 @@ class _Runner:
     """One sweep's settings; ``turn`` answers one (request, size, strategy)."""
 
     def __init__(self, client: Any, format_id: str, protocol_id: str | None, seed: int,
-                 context_tokens: int | None, max_tokens: int, prices: tuple[float, float]) -> None:
+                 context_tokens: int | None, max_tokens: int, prices: tuple[float, float],
+                 sampling: Sampling) -> None:
         self.client = client
+        self.sampling = sampling
         self.format_id = get_format(format_id).id
         self.protocol_id = protocol_id or get_format(format_id).default_protocol
         self.cell = f"{self.format_id}/{self.protocol_id}"
@@ -271,6 +273,13 @@ class _Runner:
         self.context_tokens = context_tokens
         self.max_tokens = max_tokens
         self.prices = prices
+
+    def complete(self, request: Request, messages: list[dict[str, Any]], **options: Any) -> Any:
+        """Ask the client, with the sampling and this request's repeat seed (``Sampling``)."""
+        temperature, body = self.sampling.turn_options(repeat_index(request.id))
+        if body:  # only then, so clients without ``extra_body`` keep working
+            options["extra_body"] = body
+        return self.client.complete(messages, temperature=temperature, **options)
 
     def catalogue(self, request: Request, n_tools: int) -> Toolset:
         return decoy_catalogue(n_tools, self.seed, target=gold_names(request))
@@ -331,8 +340,8 @@ class _Runner:
         if not self.fits(prompt.messages, self.max_tokens):
             row["over_context"] = True
             return None, len(shown)
-        completion = self.client.complete(prompt.messages, max_tokens=self.max_tokens,
-                                          temperature=0.0, tools=prompt.api_tools)
+        completion = self.complete(request, prompt.messages, max_tokens=self.max_tokens,
+                                   tools=prompt.api_tools)
         acc.add(prompt.messages, completion)
         return completion.text, len(shown)
 
@@ -347,7 +356,7 @@ class _Runner:
         if not self.fits(messages, SELECTION_MAX_TOKENS):
             row["over_context"] = True
             return None, 0
-        first = self.client.complete(messages, max_tokens=SELECTION_MAX_TOKENS, temperature=0.0)
+        first = self.complete(request, messages, max_tokens=SELECTION_MAX_TOKENS)
         acc.add(messages, first)
         selection = stages.read_selection(first.text)
         row["selected"] = selection.name
@@ -360,8 +369,8 @@ class _Runner:
         if not self.fits(prompt.messages, self.max_tokens):
             row["over_context"] = True
             return None, 1
-        second = self.client.complete(prompt.messages, max_tokens=self.max_tokens,
-                                      temperature=0.0, tools=prompt.api_tools)
+        second = self.complete(request, prompt.messages, max_tokens=self.max_tokens,
+                               tools=prompt.api_tools)
         acc.add(prompt.messages, second)
         return second.text, 1
 
@@ -426,7 +435,8 @@ def count_sweep(requests: Iterable[Request], client: Any, *,
                 seed: int = 0, sizes: Sequence[int] = SWEEP_SIZES,
                 strategies: Sequence[Strategy] = DEFAULT_STRATEGIES,
                 context_tokens: int | None = None,
-                price_setting: str = "self_hosted") -> SweepResult:
+                price_setting: str = "self_hosted",
+                sampling: Sampling | None = None) -> SweepResult:
     """Answer each request in catalogues of each size, in each cell, under each strategy.
 
     Parameters
@@ -475,6 +485,9 @@ def count_sweep(requests: Iterable[Request], client: Any, *,
     price_setting : str, default "self_hosted"
         A row of the evidence table ``cost_prices`` (``frontier_api`` or ``self_hosted``); the
         cost is prompt and reply tokens at its input and output prices, caching aside.
+    sampling : toolform.repeats.Sampling, optional
+        Temperature, ``top_p``, body fields and the base seed of every ask (both stages of a
+        two-stage turn); repeat ``i`` is asked with seed ``base + i`` (default: temperature 0).
 
     Returns
     -------
@@ -494,7 +507,8 @@ def count_sweep(requests: Iterable[Request], client: Any, *,
     check_call(requests, client, "count_sweep")
     prices = _prices(price_setting)
     runners = [_Runner(client, cell.format_id, cell.protocol_id, seed, context_tokens,
-                       max_tokens, prices) for cell in as_cells(cells)]
+                       max_tokens, prices, sampling if sampling is not None else Sampling())
+               for cell in as_cells(cells)]
     requests = expand_repeats(list(requests), repeats)
     jobs = [(runner, r, n, s) for runner in runners for r in requests for n in sizes
             for s in strategies]
