@@ -761,3 +761,9 @@ def test_a_high_finding_inside_a_medium_one_is_marked_high():
     assert '<mark class="toolform-high" title="TS103; TS111"' in html_ or \
         '<mark class="toolform-high" title="TS111; TS103"' in html_
     assert highlight("ab", [(0, 1, "low", "x"), (0, 2, "medium", "y")]).count("toolform-medium") == 1
+
+
+def test_the_ab_panels_old_poll_s_keyword_still_works_with_a_warning():
+    with pytest.warns(DeprecationWarning, match="refresh_s"):
+        panel = ABTestPanel(poll_s=0.2)
+    assert panel.refresh_s == 0.2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 import threading
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,9 @@ class ABTestPanel(Conventions, widgets.VBox):
         at most a sixth of the run's time).
     pace_s : float, default 0.0
         The starting value of :attr:`pace`.
+    poll_s : float, optional
+        Deprecated name of ``refresh_s`` (the panel no longer polls the checkpoint: it follows
+        the runner's ``on_turn``); kept one release, with a ``DeprecationWarning``.
 
     Attributes
     ----------
@@ -99,7 +103,11 @@ class ABTestPanel(Conventions, widgets.VBox):
     """
 
     def __init__(self, client: Any = None, *, refresh_s: float = 0.5,
-                 pace_s: float = 0.0) -> None:
+                 pace_s: float = 0.0, poll_s: float | None = None) -> None:
+        if poll_s is not None:
+            warnings.warn("ABTestPanel(poll_s=) is deprecated and will be removed in the next "
+                          "release; use refresh_s", DeprecationWarning, stacklevel=2)
+            refresh_s = poll_s
         self.refresh_s = refresh_s
         self._given = client
         self.result: ABResult | None = None
