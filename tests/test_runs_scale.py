@@ -421,6 +421,10 @@ def ray_cluster(tmp_path_factory):
                "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
                f"--temp-dir={temp}",
                *(f"--{name}={port}" for name, port in ports.items())]
+    # a throwaway head on loopback ports: Ray 2.5x's token authentication is switched off for it
+    # (a token written to ~/.ray by another cluster on the machine fails this driver's handshake)
+    auth = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"
     with open(log, "wb") as out:
         head = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                 start_new_session=True)
@@ -446,6 +450,10 @@ def ray_cluster(tmp_path_factory):
         except ProcessLookupError:
             pass
         shutil.rmtree(temp, ignore_errors=True)
+        if auth is None:
+            os.environ.pop("RAY_AUTH_MODE", None)
+        else:
+            os.environ["RAY_AUTH_MODE"] = auth
 
 
 def test_a_local_ray_cluster_over_two_endpoints_gives_the_local_rows(servers, ray_cluster,
