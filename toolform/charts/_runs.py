@@ -5,7 +5,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ..errors import InvalidParameterError, ParameterTypeError
+from ..errors import InvalidParameterError
+from ._frames import require_columns
 from ..grading import GRADINGS
 
 __all__ = ["ab_chart", "bfcl_arm_chart", "hijack_rates_chart"]
@@ -48,12 +49,7 @@ def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B",
     ValueError
         When a column is missing.
     """
-    if not isinstance(cells, pd.DataFrame):
-        raise ParameterTypeError(
-            f"expected the DataFrame ABResult.cells, got {type(cells).__name__}")
-    missing = [c for c in _AB_CHART_COLUMNS if c not in cells.columns]
-    if missing:
-        raise InvalidParameterError(f"the frame lacks columns {missing}; pass ABResult.cells")
+    require_columns(cells, _AB_CHART_COLUMNS, expected="ABResult.cells", remedy="ABResult.cells")
     shown = cells.assign(label=[
         _cell_label(cell, format_id, int(n), int(failed), reference) for cell, format_id, n, failed
         in zip(cells["cell"], cells["format_id"], cells["n"], cells["n_errors"])])
@@ -124,13 +120,8 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
     ValueError
         When a column is missing or a grading is not one of ``GRADINGS``.
     """
-    if not isinstance(table, pd.DataFrame):
-        raise ParameterTypeError(
-            f"expected the DataFrame of bfcl_arm_table(), got {type(table).__name__}")
-    missing = [c for c in _BFCL_ARM_CHART_COLUMNS if c not in table.columns]
-    if missing:
-        raise InvalidParameterError(
-            f"the table lacks columns {missing}; pass bfcl_arm_table(turns)")
+    require_columns(table, _BFCL_ARM_CHART_COLUMNS, expected="of bfcl_arm_table()",
+                    remedy="bfcl_arm_table(turns)")
     unknown = sorted(set(table["grading"]) - set(GRADINGS))
     if unknown:
         raise InvalidParameterError(
@@ -194,12 +185,8 @@ def hijack_rates_chart(cells: pd.DataFrame, *,
     ValueError
         When a column is missing.
     """
-    if not isinstance(cells, pd.DataFrame):
-        raise ParameterTypeError(
-            f"expected the DataFrame HijackResult.cells, got {type(cells).__name__}")
-    missing = [c for c in ("cell", "n_turns", *_HIJACK_RATE_COLUMNS) if c not in cells.columns]
-    if missing:
-        raise InvalidParameterError(f"the frame lacks columns {missing}; pass HijackResult.cells")
+    require_columns(cells, ("cell", "n_turns", *_HIJACK_RATE_COLUMNS),
+                    expected="HijackResult.cells", remedy="HijackResult.cells")
     conditions = list(_HIJACK_RATE_COLUMNS.values())
     long = cells.melt(id_vars=["cell", "n_turns"], value_vars=list(_HIJACK_RATE_COLUMNS),
                       var_name="condition", value_name="followed")

@@ -12,7 +12,8 @@ from typing import Sequence
 import altair as alt
 import pandas as pd
 
-from ..errors import InvalidParameterError, ParameterTypeError
+from ..errors import InvalidParameterError
+from ._frames import require_columns
 
 __all__ = [
     "cost_frontier_chart",
@@ -37,13 +38,8 @@ _ZERO = alt.Chart(alt.Data(values=[{}])).mark_rule(strokeDash=[4, 4], color="gra
 
 
 def _require(frame: pd.DataFrame, columns: Sequence[str], table: str) -> None:
-    if not isinstance(frame, pd.DataFrame):
-        raise ParameterTypeError(f"expected the DataFrame of evidence table {table!r}, got "
-                                 f"{type(frame).__name__}")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise InvalidParameterError(f"the frame lacks columns {missing}; pass "
-                                    f"load_evidence({table!r}).frame()")
+    require_columns(frame, columns, expected=f"of evidence table {table!r}",
+                    remedy=f"load_evidence({table!r}).frame()")
 
 
 def s_curve_chart(frame: pd.DataFrame, *,
