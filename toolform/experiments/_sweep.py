@@ -31,7 +31,7 @@ from ..errors import CassetteMissError, ClientError, InvalidParameterError
 from ..evidence import load_evidence
 from ..formats import get_format, render
 from ..generator import decoy_catalogue
-from ..grading import grade
+from ..grading import grade_rules
 from ..ir import Request, Toolset
 from ..journal import JournalWriter
 from ..protocols import parse_reply
@@ -312,11 +312,12 @@ class _Runner:
             row["error"] = f"{type(exc).__name__}: {exc}"
         row["shown_tools"] = shown
         parsed = parse_reply(reply or "", catalogue, self.protocol_id)
-        main = grade(parsed, request.gold, catalogue, rule="main")
+        verdicts = grade_rules(parsed, request.gold, catalogue)  # each distinct selection once
+        main = verdicts["main"]
         row.update(
             reply=reply or "", calls=[c.to_dict() for c in parsed.calls],
             n_calls=len(parsed.calls), correct=main.correct,
-            correct_symmetric=grade(parsed, request.gold, catalogue, rule="symmetric").correct,
+            correct_symmetric=verdicts["symmetric"].correct,
             tool_correct=main.tool_correct, no_call=not parsed.calls,
             empty=not parsed.calls and not (reply or "").strip(),
             schema_tokens=acc.schema_tokens, prompt_tokens=acc.prompt_tokens,
