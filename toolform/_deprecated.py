@@ -70,6 +70,9 @@ MOVED_MODULES: dict[str, dict[str, str]] = {
         "CORE_FORMATS": "toolform.study.CORE_FORMATS",
         "RULE_MEANINGS": "toolform.grading.RULE_MEANINGS",
     },
+    "toolform.possible_answers": {
+        name: f"toolform.grading.{name}"
+        for name in ("MATCHINGS", "grade_possible_answers", "normalise_string")},
     "toolform.bfcl_arm": {
         **_experiments("BFCL_ARM_COLUMNS", "DISAGREEMENT_COLUMNS", "RECORDED_BFCL_CASSETTE",
                        "RECORDED_BFCL_CELL", "RECORDED_BFCL_DRAW", "bfcl_arm",
