@@ -183,6 +183,39 @@ def _deciphered(body: str) -> str | None:
     return best if _english_words(best) >= max(2, as_written + 2) else None
 
 
+# Markup that hides nothing (thirteenth revision): an HTML conditional comment
+# ("<!--[if mso]>", Outlook's and old IE's markup, written into email templates) or an empty
+# comment; a tag used as a placeholder in a template or schema ("[<rule>, ...]",
+# "<policy-engine-arn>": no closing tag, inside code punctuation); and a tag block whose name
+# is documentation's own ("<hints>", "<rules>", "<note>", "<context>"), whose content the other
+# rules read like any prose. The tags attacks use ("<IMPORTANT>", "<system>", "<instructions>",
+# "<hidden>", an "assistant" or "directive" name) stay high.
+_CONDITIONAL_COMMENT = re.compile(r"<!--\s*(?:\[\s*(?:if\b[^\]]{0,60}|endif)\s*\]\s*>?|-*\s*-->)",
+                                  re.IGNORECASE)
+_SOFT_TAG = re.compile(r"(?:hints?|notes?|sidenotes?|context|rules?|polic(?:y|ies)|task|mcp[\w-]*|"
+                       r"tool[-_]?instructions?|[\w-]*warning)\Z", re.IGNORECASE)
+_PLACEHOLDER_BEFORE = re.compile(r"[\[(,\"'=/:|{]\s*\Z")
+_PLACEHOLDER_AFTER = re.compile(r"\s*[\],)\"'|}.]")
+
+
+def _markup_hit(text: str, m: re.Match[str], kind: str, detail: str) -> Hit:
+    """TS107's hit for one piece of markup: high unless it hides nothing (see above)."""
+    if kind == "comment":
+        plain = _CONDITIONAL_COMMENT.match(m.group())
+        if plain:
+            return Hit(m.start(), m.start() + plain.end(), "low",
+                       "HTML conditional or empty comment (markup, hides nothing)")
+    if kind == "tag":
+        closed = "</" in m.group()
+        if not closed and (_PLACEHOLDER_BEFORE.search(text, max(0, m.start() - 3), m.start())
+                           or _PLACEHOLDER_AFTER.match(text, m.end())
+                           or m.group("tagname").count("-") >= 2):
+            return Hit(m.start(), m.end(), "low", f"<{m.group('tagname')}> placeholder")
+        if _SOFT_TAG.match(m.group("tagname")):
+            return Hit(m.start(), m.end(), "medium", f"<{m.group('tagname')}> block of notes")
+    return Hit(m.start(), m.end(), "high", detail)
+
+
 def _ts107(text: str, ctx: ScanContext, instructs: Instructs) -> Iterator[Hit]:
     """TS107's matcher; a decoded blob is high when ``instructs`` reads an instruction in it."""
     if _CIPHER_WORDS.intersection(ctx.words if ctx.words is not None
@@ -197,7 +230,7 @@ def _ts107(text: str, ctx: ScanContext, instructs: Instructs) -> Iterator[Hit]:
             detail = {"comment": "HTML comment", "tag": f"<{m.group('tagname')}> block",
                       "token": "chat-template token", "css": "markup hiding text",
                       "mdcomment": "Markdown comment"}[kind]
-            yield Hit(m.start(), m.end(), "high", detail)
+            yield _markup_hit(text, m, kind, detail)
     if "%" in text:
         for m in _PCT.finditer(text):
             decoded = _decode_blob(m.group())
@@ -242,8 +275,45 @@ _ID_OVERRIDE = re.compile(r"\b(?:override|overrides|bypass|ignore|skip|policy|ma
                           r"required)\b")
 
 
+# Values that carry an instruction without a sentence (thirteenth revision), in defaults and
+# enum values: a call written out with an acting verb ("reboot_device(all=true)"), a template
+# placeholder naming a secret or personal datum ("mailto:...?body={ssn},{bank_account}"), and a
+# value annotated to be picked ("35  ← pick this one"). A date or time format made of its
+# pattern letters ("YYYY-MM-DD HH:mm:ss") is a value, not a sentence.
+_ACTING_CALL_VALUE = re.compile(r"""^\s*[\w.]*?(?:reboot|restart|shutdown|delete|drop|wipe|reset|
+    purge|destroy|remove|kill|format|send|transfer|pay|grant|share|approve|exec|eval|run|
+    disable|unlock|erase|truncate|revoke)[\w.]*\s*\([^()]*=[^()]*\)\s*$""",
+                                re.IGNORECASE | re.VERBOSE)
+_SECRET_PLACEHOLDER = re.compile(r"""[{<]\s*(?:\w+[._])?(?:ssn|social_security\w*|passwords?|
+    passwd|tokens?|secrets?|api_?keys?|private_?keys?|credentials?|cvv|pin|card_?numbers?|
+    credit_?cards?|bank_?accounts?|iban|salary|salaries|session\w*|cookies?)\s*[}>]""",
+                                 re.IGNORECASE | re.VERBOSE)
+_PICK_ME = re.compile(r"(?:←|<-+|⬅|=>|→|\bpick|\bchoose|\bselect|\buse)\s*(?:this|me|it)\b"
+                      r"(?:\s+one)?", re.IGNORECASE)
+_DATE_FORMAT = re.compile(r"[YyMDdHhmsSAaZzTEQWXx\s:/.,\-_\[\]]+")
+_DATE_LETTERS = re.compile(r"YY|yy|HH|hh|MM|DD|dd|mm|ss")
+
+
+def _value_instruction(text: str) -> str | None:
+    """Why a default or enum value carries an instruction without a sentence, or None."""
+    if _ACTING_CALL_VALUE.match(text):
+        return "a call that acts, written as a value"
+    if _SECRET_PLACEHOLDER.search(text):
+        return "a template asking for a secret or personal datum"
+    if _PICK_ME.search(text) and not text.strip().lower().startswith(("use ", "pick ")):
+        return "a value annotated to be picked"
+    return None
+
+
 def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
     stripped = text.strip()
+    if ctx.kind in ("param.default", "param.enum"):
+        why = _value_instruction(stripped)
+        if why is not None:
+            yield Hit(0, len(text), "high", f"{why} in a {ctx.kind} field")
+            return
+        if _DATE_FORMAT.fullmatch(stripped) and _DATE_LETTERS.search(stripped):
+            return
     if " " not in stripped:
         # an identifier-shaped value that reads as a sentence: use_this_value_for_every_merge
         parts = [p for p in _ID_SPLIT.split(stripped) if p]

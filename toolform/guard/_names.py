@@ -70,7 +70,15 @@ _IMPOSTOR_AFFIXES = frozenset({
     "updated", "fixed", "improved", "better", "enhanced", "pro", "plus", "trusted", "original",
     "legit", "proper", "correct", "main", "primary", "default", "final", "advanced", "premium",
     "super", "ultra", "fast", "quick", "smart", "my", "custom", "alt", "next", "beta",
-    "internal", "admin", "mcp"})
+    "internal", "admin", "mcp", "compliant", "certified", "approved", "authentic", "genuine"})
+# Of those, the words that name a feature or a way of working rather than claim to be the true
+# tool: real servers pair "advanced-search" with "search" and "enhanced_search_analytics" with
+# "search_analytics" (thirteenth revision), so these are reported, not high. Operation words put
+# in front ("batch_get_asset_property_value" beside "get_asset_property_value") likewise.
+_FEATURE_AFFIXES = frozenset({
+    "improved", "better", "enhanced", "pro", "plus", "advanced", "premium", "super", "ultra",
+    "fast", "quick", "smart", "custom", "alt", "next", "beta", "batch", "bulk", "multi", "async",
+    "agentic", "tentatively", "final", "default", "main", "primary", "my"})
 _VERSION = re.compile(r"v?\d+")
 # Verbs that read: a catalogue often has one tool for one item and one for many
 # (get_custom_dashboard, get_custom_dashboards), so such a pair is not taken for an imitation.
@@ -103,14 +111,22 @@ def _number_variant(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 
 def _impostor_core(parts: tuple[str, ...]) -> tuple[tuple[str, ...], str] | None:
-    """The name without the impostor word it starts or ends with, and that word."""
-    if len(parts) < 2:
+    """The name without the impostor words (and versions) it starts or ends with, and the
+    first of them that claims to be the true tool (else the first removed)."""
+    core, removed = parts, []
+    while len(core) >= 2:
+        if core[0] in _IMPOSTOR_AFFIXES:
+            removed.append(core[0])
+            core = core[1:]
+        elif core[-1] in _IMPOSTOR_AFFIXES or _VERSION.fullmatch(core[-1]):
+            removed.append(core[-1])
+            core = core[:-1]
+        else:
+            break
+    if not removed:
         return None
-    if parts[0] in _IMPOSTOR_AFFIXES:
-        return parts[1:], parts[0]
-    if parts[-1] in _IMPOSTOR_AFFIXES or _VERSION.fullmatch(parts[-1]):
-        return parts[:-1], parts[-1]
-    return None
+    claims = [w for w in removed if w in _IMPOSTOR_AFFIXES and w not in _FEATURE_AFFIXES]
+    return core, (claims or removed)[0]
 
 
 _NAMESPACE = re.compile(r"__|[./:]")
@@ -123,6 +139,21 @@ def _prefixed_core(name: str, parts: tuple[str, ...]) -> tuple[tuple[str, ...], 
     if tail != name and tail:
         return _parts(tail), True
     return (parts[1:], False) if len(parts) >= 3 else None
+
+
+def _prefix_twins(names: Sequence[str]) -> dict[str, int]:
+    """For each leading word or namespace, how many names it puts in front of another name of
+    the catalogue (a server that lists every tool twice, once under its own prefix, has many;
+    a planted imitation has one)."""
+    whole = {_parts(n) for n in names}
+    counts: dict[str, int] = {}
+    for name in names:
+        parts = _parts(name)
+        prefixed = _prefixed_core(name, parts)
+        if prefixed is not None and prefixed[0] in whole and prefixed[0] != parts:
+            lead = _NAMESPACE.split(name)[0].lower() if prefixed[1] else parts[0]
+            counts[lead] = counts.get(lead, 0) + 1
+    return counts
 
 
 def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
@@ -151,26 +182,39 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
     drawn_as: dict[str, tuple[int, str]] = {}  # skeleton as drawn (rn = m, I = l) -> first name
     near: dict[str, int] = {}
     by_parts: dict[tuple[str, ...], int] = {}  # a name's words -> the first name with them
+    prefix_twins = _prefix_twins(names)
     for i, name in enumerate(names):
         key = _skeleton(name)
         if not key:
             continue
         parts = _parts(name)
         core = _impostor_core(parts)
+        if core is not None and core[0] not in by_parts:
+            # an impostor word on a namespaced name ("official_github_create_pull_request")
+            inner = _prefixed_core(name, core[0])
+            if inner is not None and not inner[1] and inner[0] in by_parts and core[1] not in (
+                    _FEATURE_AFFIXES) and not _VERSION.fullmatch(core[1]):
+                core = (inner[0], core[1])
         if core is not None and core[0] in by_parts:
             j = by_parts[core[0]]
             # a version added is as often ordinary API growth (get_configs_v2 in BFCL,
-            # refund_payment_v2 in the generated toolset): reported, not high
-            version = bool(_VERSION.fullmatch(core[1]))
-            yield i, j, "medium" if version else "high", (
+            # refund_payment_v2 in the generated toolset): reported, not high; so is a
+            # feature word (advanced-search beside search)
+            soft = bool(_VERSION.fullmatch(core[1])) or core[1] in _FEATURE_AFFIXES
+            yield i, j, "medium" if soft else "high", (
                 f"imitates {names[j]!r} with {core[1]!r} added")
             seen.setdefault(key, i)
             continue
         prefixed = _prefixed_core(name, parts)
         if prefixed is not None and prefixed[0] in by_parts and prefixed[0] != parts:
             j = by_parts[prefixed[0]]
-            # gateways namespace one-word tools ("tools/list"): one word is too little to imitate
-            severity = ("high" if len(prefixed[0]) >= (2 if prefixed[1] else 3) else "medium")
+            # gateways namespace one-word tools ("tools/list"): one word is too little to
+            # imitate; an operation word in front ("batch_") names another tool; and a prefix
+            # the catalogue puts on several of its own tools' twins is its naming scheme
+            lead = _NAMESPACE.split(name)[0].lower() if prefixed[1] else parts[0]
+            schemed = lead in _FEATURE_AFFIXES or prefix_twins.get(lead, 0) >= 2
+            severity = ("high" if len(prefixed[0]) >= (2 if prefixed[1] else 3) and not schemed
+                        else "medium")
             yield i, j, severity, (f"imitates {names[j]!r} under a namespace" if prefixed[1]
                                    else f"imitates {names[j]!r} with a word put in front")
             seen.setdefault(key, i)

@@ -14,7 +14,7 @@ from typing import Iterator
 from ._rule import Hit, ScanContext, _VALUE_KINDS
 from ._sentences import _gate, _run, _rx, _Sentences
 from ._reading import (_ACTING_CALL, _OWN_FIELD, _UNPROMPTED, moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
-                       _general, _KEEP_SAFE, _kept_out, _LITERAL, _QUOTED, _SCALAR, _SECRET_ANY,
+                       _general, _KEEP_SAFE, _kept_out, _OWN_SECRET, _LITERAL, _QUOTED, _SCALAR, _SECRET_ANY,
                        _STRONG, _STRONG_RX, _UNCONDITIONAL, _URL)
 __all__ = ["NAME_TOKEN"]
 
@@ -167,6 +167,8 @@ _TS103 = (
       | \b(?:regardless\s+of|no\s+matter|irrespective\s+of|even\s+if|even\s+when|even\s+though)
         \s+(?:what|which|whatever|how)?
         [^.;\n]{0,40}?\b(?:the\s+)?(?:user|human|instructions|request)
+        # an HTTP request's parts ("irrespective of the original request URI") are data
+        (?!\s+(?:uri|url|path|body|headers?|method|params|parameters|payload|line|host)\b)
       | \b(?:the\s+)?user\s+(?:has|have|had)\s+(?:already\s+)?(?:consented|agreed|approved|
         authori[sz]ed|allowed|given\s+(?:permission|consent))
       | \b(?:the\s+)?user\s+(?:must\s+not|should\s+not|shouldn'?t|does\s+not\s+need\s+to|
@@ -481,9 +483,10 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
             # a kind of secret named in an instruction ("for Secret resources", "these are
             # credentials", "Example: Fill username, password") is not one asked for: high
             # needs a verb that takes it, just before it
-            taken = label != "credential" or (
+            taken = (label != "credential" or (
                 _TAKE_VERB.search(text, max(start, m.start() - 60), m.start()) is not None
-                and not _EXAMPLE_HEAD.match(text, start))
+                and not _EXAMPLE_HEAD.match(text, start))) and not (
+                    label == "credential" and _OWN_SECRET.search(sentences.of(m.start(), m.end())))
             yield Hit(m.start(), m.end(), "high" if taken else "medium",
                       f"asks to pass on {m.group().strip()!r}" if taken
                       else f"mentions {m.group().strip()!r} in an instruction")
@@ -564,6 +567,32 @@ _TS109 = (
         compliance\s+requirement)\b""",
           ("preapproved", "approved", "preauthorized", "preauthorised", "authorized",
            "authorised", "whitelisted", "mandatory", "compulsory", "compliance")),
+    # thirteenth revision: a penalty threatened for not complying, and an order's sender named
+    # in more ways (a named office, "by instruction of", "X-mandated", an executive requiring)
+    _gate("penalty", r"""\b(?:will|would|may)\s+(?:have\s+(?:\w+\s+){0,2}revoked|incur\s+(?:\w+\s+)?
+        (?:penalt\w+|fees?|charges?|fines?)|be\s+(?:locked|escalated|penali[sz]ed|frozen|revoked|
+        reported\s+to))
+      | \b(?:is|are)\s+(?:logged|reported|treated)\s+as\s+(?:an?\s+)?(?:violation|breach)
+      | \breportable\s+(?:\w+\s+)?breach | \bconstitutes?\s+(?:a\s+)?breach | \bliability\s+is\s+void
+      | \bfails?\s+(?:the\s+)?audit | \bto\s+avoid\s+(?:a\s+)?(?:freeze|suspension|penalt\w+|
+        termination)""",
+          ("will", "would", "may", "is", "are", "reportable", "constitutes", "constitute",
+           "liability", "fail", "fails", "avoid")),
+    _gate("named", r"""\b(?:notice|message|directive|instruction|order|alert|bulletin|memo)s?\s+from\s+
+        (?-i:[A-Z][\w&-]*)
+      | \bby\s+instruction\s+of\b
+      | \b(?:required|mandated|ordered|demanded)\s+by\s+(?:the\s+|your\s+)?(?:[\w&-]+\s+){0,3}?
+        (?:team|officer|board|centre|center|department|administrator|admin|owner|management|
+        compliance|legal|counsel|regulator|authority|cfo|ceo|cto|ciso)\b
+      | \b[a-z]+-mandated\b
+      | \b(?:the\s+)?(?:cfo|ceo|cto|ciso|dpo|data\s+protection\s+officer|org(?:anization)?\s+owner|
+        workspace\s+owner)\s+(?:requires|mandates|has\s+(?:ordered|approved))
+      | \bapproved\s+by\s+your\s+(?:[\w']+\s+){0,2}(?:administrator|admin|owner|manager)
+      | \bfrom\s+the\s+(?:[\w&-]+\s+){1,4}(?:team|officer|board|centre|center|department|
+        administrator)\s*[:,]
+      | \b(?:legal\s+hold|admin\s+override)\b""",
+          ("from", "instruction", "required", "mandated", "ordered", "demanded", "cfo", "ceo",
+           "cto", "ciso", "dpo", "officer", "owner", "approved", "legal", "admin")),
     _gate("stress", r"""\b(?:highest|top)\s+priority\b|\b(?:critically|extremely|very)\s+
         important\b|\bstrictly\s+(?:required|necessary|mandatory)\b""",
           ("priority", "important", "strictly")),
@@ -571,12 +600,13 @@ _TS109 = (
 
 
 _ESCALATING = frozenset({"official", "authority", "policy", "threat", "caps", "order",
-                         "rulebook", "office", "sender", "cleared"})
+                         "rulebook", "office", "sender", "cleared", "penalty", "named"})
 _MODAL_DIRECTIVE = _rx(r"""\b(?:must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+required
     \s+to|required\s+to)\b""")
 
 
-_SENDER_LABELS = frozenset({"sender", "order", "authority", "cleared", "threat"})
+_SENDER_LABELS = frozenset({"sender", "order", "authority", "cleared", "threat", "penalty",
+                            "named"})
 # "MANDATORY REQUIREMENTS:" heads documentation; pre-approval is the claim that matters
 _MANDATORY = re.compile(r"(?i)mandatory|compulsory|compliance\s+requirement")
 # The model's own vendor or operator named as the authority (a server about Google Cloud names

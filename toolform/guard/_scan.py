@@ -184,7 +184,7 @@ BULK_ENUM_VALUES = 256
 # (TS106 and TS112: characters outside ASCII; TS108: a space, or an identifier holding one of
 # its cue words; TS111: a space, for it reads seven words or more).
 _BULK_UNTRIGGERED = frozenset({"TS106", "TS108", "TS111", "TS112"})
-_TS108_CUES = re.compile(r"this|every|each|always|never|must|should|you|your|ignore|instead|"
+_TS108_CUES = re.compile(r"[({<←]|this|every|each|always|never|must|should|you|your|ignore|instead|"
                          r"please|model|assistant|agent|dont|tell|then|also|override|password|"
                          r"token|secret|credential|prompt|conversation|bypass|skip|policy|"
                          r"mandatory|required")  # in lower-cased values
