@@ -1,6 +1,7 @@
 """Tool names that imitate another tool of the catalogue (TS110): :func:`shadowing`."""
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Iterator, Sequence
@@ -87,6 +88,7 @@ _READ_VERBS = frozenset({"get", "list", "fetch", "read", "search", "find", "quer
                          "load", "browse", "inspect", "select"})
 
 
+@functools.lru_cache(maxsize=65536)
 def _parts(name: str) -> tuple[str, ...]:
     """A name's words, lower-cased, look-alike letters mapped (``getUserV2`` gives get, user,
     v2)."""

@@ -579,7 +579,7 @@ _TS109 = (
           ("will", "would", "may", "is", "are", "reportable", "constitutes", "constitute",
            "liability", "fail", "fails", "avoid")),
     _gate("named", r"""\b(?:notice|message|directive|instruction|order|alert|bulletin|memo)s?\s+from\s+
-        (?-i:[A-Z][\w&-]*)
+        (?:the\s+)?(?-i:[A-Z][\w&-]*)
       | \bby\s+instruction\s+of\b
       | \b(?:required|mandated|ordered|demanded)\s+by\s+(?:the\s+|your\s+)?(?:[\w&-]+\s+){0,3}?
         (?:team|officer|board|centre|center|department|administrator|admin|owner|management|

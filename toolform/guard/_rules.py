@@ -50,9 +50,10 @@ def clear_caches() -> None:
     """Empty the caches of sentence splits, sentence readings, per-sentence phrase matches and
     TS111's sentence terms (benchmarks time a cold scan with it)."""
     from ._learned import packaged_model, word_ngrams
+    from ._names import _parts
 
     for cached in (_spans, _clauses, _directive_at, _verdicts, _sentence_rules, general_rules,
-                   _sentence_matches, _pieces, words_of, word_ngrams):
+                   _sentence_matches, _pieces, words_of, word_ngrams, _parts):
         cached.cache_clear()
     if packaged_model.cache_info().currsize:  # not read yet: nothing cached to clear
         packaged_model().clear_cache()
