@@ -31,6 +31,7 @@ Rules at a glance::
 """
 from __future__ import annotations
 
+import bisect
 import warnings
 from typing import Any, Iterator
 
@@ -68,10 +69,15 @@ def _narrowest(matcher: Matcher) -> Matcher:
         if len(hits) < 2:
             yield from hits
             return
+        # only hits starting inside h can lie inside it: look those up by start (a long text
+        # of many sentences has many hits, and comparing every pair was quadratic)
+        starts = sorted(range(len(hits)), key=lambda k: hits[k].start)
+        keys = [hits[k].start for k in starts]
         for h in hits:
-            if not any(g is not h and h.start <= g.start and g.end <= h.end
-                       and (g.start, g.end) != (h.start, h.end)
-                       and _RANK[g.severity] <= _RANK[h.severity] for g in hits):
+            first, last = bisect.bisect_left(keys, h.start), bisect.bisect_right(keys, h.end)
+            if not any(g is not h and g.end <= h.end and (g.start, g.end) != (h.start, h.end)
+                       and _RANK[g.severity] <= _RANK[h.severity]
+                       for g in (hits[k] for k in starts[first:last])):
                 yield h
     run.__name__ = matcher.__name__
     return run
