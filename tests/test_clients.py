@@ -159,6 +159,27 @@ def test_native_tool_calls_are_kept(server):
     assert reply.tool_calls == server.tool_calls
 
 
+def test_the_body_is_the_one_the_sdks_typed_call_sends(server):
+    """The client encodes the request itself (skipping the SDK's per-call walk of its types);
+    the server must see the same JSON as from ``chat.completions.create``."""
+    import openai
+
+    messages = [{"role": "system", "content": "Tools: café, ü, 😀, \u0000 and \"quotes\""},
+                {"role": "user", "content": "What is the weather in Oslo?"}]
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}}}}]
+    make_client(server, enable_thinking=False, extra_body={"top_k": 1}).complete(
+        messages, max_tokens=7, temperature=0.5, tools=tools, extra_body={"seed": 3})
+    ours = server.requests[-1]
+    sdk = openai.OpenAI(base_url=server.base_url, api_key="EMPTY", max_retries=0)
+    sdk.chat.completions.create(model="fake-model", messages=messages, max_tokens=7,
+                                temperature=0.5, tools=tools, extra_body={
+                                    "top_k": 1, "seed": 3,
+                                    "chat_template_kwargs": {"enable_thinking": False}})
+    assert ours == server.requests[-1]
+    assert ours["messages"][0]["content"] == messages[0]["content"]
+
+
 @pytest.mark.parametrize("status", [429, 500, 503])
 def test_transient_statuses_are_retried(server, status):
     server.fail_status, server.fail_times = status, 2

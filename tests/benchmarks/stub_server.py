@@ -23,6 +23,9 @@ def _serve(delay: tuple[float, float], port_out: Any) -> None:
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # headers and body go out in two writes; without TCP_NODELAY the body waits for the
+        # client's delayed ACK (40 ms on Linux), so every reply took 40 ms more than asked
+        disable_nagle_algorithm = True
 
         def log_message(self, *args: object) -> None:
             pass

@@ -243,6 +243,9 @@ def _anthropic_body(message: dict[str, Any], model: str, request: dict) -> dict[
 def _handler(server: StubServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as real servers and the SDKs' pools expect
+        # TCP_NODELAY: headers and body are two writes, and with Nagle the body would wait for
+        # the client's delayed ACK (40 ms on Linux) on every reply
+        disable_nagle_algorithm = True
 
         def log_message(self, *args: object) -> None:
             pass

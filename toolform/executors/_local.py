@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+import queue
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Iterator, Mapping, Sequence
 
 from ._base import Outcome, failure
@@ -33,20 +34,25 @@ class LocalExecutor:
     def execute(self, turns: Sequence[Any], clients: Mapping[str, Any], *,
                 stop: Any = None) -> Iterator[Outcome]:
         """Yield each turn's outcome as it finishes (see :class:`toolform.executors.Executor`)."""
-        pending: set[Future[Outcome]] = set()
+        # each future hands itself to this queue when done: one put and one get a turn, where
+        # ``wait(FIRST_COMPLETED)`` set up and took down a waiter on every future in flight
+        finished: queue.SimpleQueue[Future[Outcome]] = queue.SimpleQueue()
+        in_flight = 0
         todo = iter(turns)
         with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
             while True:
-                while len(pending) < self.max_concurrency and not (stop and stop.is_set()):
+                while in_flight < self.max_concurrency and not (stop and stop.is_set()):
                     turn = next(todo, None)
                     if turn is None:
                         break
-                    pending.add(pool.submit(_ask, turn, clients[turn.cell.model]))
-                if not pending:
+                    pool.submit(_ask, turn, clients[turn.cell.model]).add_done_callback(
+                        finished.put)
+                    in_flight += 1
+                if not in_flight:
                     return
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    yield future.result()
+                outcome = finished.get().result()
+                in_flight -= 1
+                yield outcome
 
 
 def _ask(turn: Any, client: Any) -> Outcome:
