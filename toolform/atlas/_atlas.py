@@ -26,6 +26,7 @@ from ..stats import noise_floor, paired_contrasts
 from ._grid import carry_grid
 from ._search import SearchResult, confidence_elimination, successive_halving
 from ._sensitivity import format_sensitivity
+from ._simulate import ILLUSTRATION_FORMATS, ILLUSTRATION_PROTOCOLS
 
 __all__ = ["ATLAS_CELL_COLUMNS", "PATH_COLUMNS", "RECORDED_ATLAS_BUDGET", "RECORDED_ATLAS_CASSETTE",
            "RECORDED_ATLAS_DRAW", "RECORDED_ATLAS_FORMATS", "RECORDED_ATLAS_PAIRS",
@@ -36,16 +37,15 @@ __all__ = ["ATLAS_CELL_COLUMNS", "PATH_COLUMNS", "RECORDED_ATLAS_BUDGET", "RECOR
 RECORDED_ATLAS_CASSETTE = "cassettes/atlas_qwen2.5-coder-0.5b-instruct.jsonl"
 #: Its request pool: (datasets, n, seed) for ``select_requests`` (the A/B's draw, first 20).
 RECORDED_ATLAS_DRAW = (("bfcl/simple_python", "bfcl/multiple"), 20, 0)
-#: Its grid: four of the core formats crossed with the four protocols of their A/B cells,
-#: 4 x 4 = 16 cells x 20 requests = a 320-turn full grid. The A/B's own cells cost nothing (their
-#: replies are in its cassette). Sized for the shared machine: a live turn of the local model took
-#: 80-210 s there under load, so the planned 20 x 5 slice (2,000 turns) was out of reach.
-RECORDED_ATLAS_FORMATS = ("xml_schema", "natural_language", "python_stub", "json_schema_openai")
-RECORDED_ATLAS_PROTOCOLS = ("json_object", "xml_call", "python_call", "nl_intent")
+#: Its grid: the illustration slice of the simulation (``ILLUSTRATION_FORMATS`` x
+#: ``ILLUSTRATION_PROTOCOLS``: the eight core formats and twelve others, one or two per family,
+#: crossed with the study's five crossing protocols), 20 x 5 = 100 cells x 20 requests = a
+#: 2,000-turn full grid. Replies the eight-cell A/B cassette holds cost nothing.
+RECORDED_ATLAS_FORMATS = ILLUSTRATION_FORMATS
+RECORDED_ATLAS_PROTOCOLS = ILLUSTRATION_PROTOCOLS
 RECORDED_ATLAS_PAIRS = tuple((f, p) for f in RECORDED_ATLAS_FORMATS for p in RECORDED_ATLAS_PROTOCOLS)
-#: Its budget, in turns: 5% of the 16 x 20 = 320-turn full grid, what the loaded machine could ask
-#: in the time it had: the search's round 0, one request per cell in a Latin design.
-RECORDED_ATLAS_BUDGET = 16
+#: Its budget, in turns: 10% of the 2,000-turn full grid (two requests a cell on average).
+RECORDED_ATLAS_BUDGET = 200
 #: The search it was recorded with (a replay must ask the same turns).
 RECORDED_ATLAS_SEARCH = "elimination"
 #: Per-attempt timeout of a live turn, in seconds (a loaded machine's turn takes minutes).
@@ -371,8 +371,8 @@ def _recorded_options() -> dict[str, Any]:
 def recorded_atlas(**run_options: Any) -> AtlasResult:
     """The committed atlas of the local model, replayed offline (an illustration).
 
-    Four formats × four protocols (:data:`RECORDED_ATLAS_PAIRS`, 16 cells) × 20 BFCL requests,
-    searched for 5% of the full grid's turns (:data:`RECORDED_ATLAS_DRAW`,
+    Twenty formats × five protocols (:data:`RECORDED_ATLAS_PAIRS`, 100 cells) × 20 BFCL
+    requests, searched for 10% of the full grid's turns (:data:`RECORDED_ATLAS_DRAW`,
     :data:`RECORDED_ATLAS_BUDGET`, :data:`RECORDED_ATLAS_SEARCH`).
 
     Parameters
