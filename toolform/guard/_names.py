@@ -143,6 +143,11 @@ def _prefixed_core(name: str, parts: tuple[str, ...]) -> tuple[tuple[str, ...], 
     return (parts[1:], False) if len(parts) >= 3 else None
 
 
+def _prefix_lead(name: str, parts: tuple[str, ...], namespaced: bool) -> str:
+    """What :func:`_prefixed_core` took off the front: the namespace, or the leading word."""
+    return _NAMESPACE.split(name)[0].lower() if namespaced else parts[0]
+
+
 def _prefix_twins(names: Sequence[str]) -> dict[str, int]:
     """For each leading word or namespace, how many names it puts in front of another name of
     the catalogue (a server that lists every tool twice, once under its own prefix, has many;
@@ -153,7 +158,7 @@ def _prefix_twins(names: Sequence[str]) -> dict[str, int]:
         parts = _parts(name)
         prefixed = _prefixed_core(name, parts)
         if prefixed is not None and prefixed[0] in whole and prefixed[0] != parts:
-            lead = _NAMESPACE.split(name)[0].lower() if prefixed[1] else parts[0]
+            lead = _prefix_lead(name, parts, prefixed[1])
             counts[lead] = counts.get(lead, 0) + 1
     return counts
 
@@ -213,7 +218,7 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
             # gateways namespace one-word tools ("tools/list"): one word is too little to
             # imitate; an operation word in front ("batch_") names another tool; and a prefix
             # the catalogue puts on several of its own tools' twins is its naming scheme
-            lead = _NAMESPACE.split(name)[0].lower() if prefixed[1] else parts[0]
+            lead = _prefix_lead(name, parts, prefixed[1])
             schemed = lead in _FEATURE_AFFIXES or prefix_twins.get(lead, 0) >= 2
             severity = ("high" if len(prefixed[0]) >= (2 if prefixed[1] else 3) and not schemed
                         else "medium")

@@ -482,11 +482,12 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
             start = sentences.around(m.start(), m.end())[0]
             # a kind of secret named in an instruction ("for Secret resources", "these are
             # credentials", "Example: Fill username, password") is not one asked for: high
-            # needs a verb that takes it, just before it
-            taken = (label != "credential" or (
+            # needs a verb that takes it, just before it, in a sentence that does not document
+            # the secret as the tool's own (shown once, returned to the user)
+            taken = label != "credential" or (
                 _TAKE_VERB.search(text, max(start, m.start() - 60), m.start()) is not None
-                and not _EXAMPLE_HEAD.match(text, start))) and not (
-                    label == "credential" and _OWN_SECRET.search(sentences.of(m.start(), m.end())))
+                and not _EXAMPLE_HEAD.match(text, start)
+                and not _OWN_SECRET.search(sentences.of(m.start(), m.end())))
             yield Hit(m.start(), m.end(), "high" if taken else "medium",
                       f"asks to pass on {m.group().strip()!r}" if taken
                       else f"mentions {m.group().strip()!r} in an instruction")
