@@ -16,7 +16,7 @@ import itertools
 import json
 import math
 import re
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 from urllib.parse import quote, unquote_plus
 
 from ..errors import ParseError
@@ -460,13 +460,76 @@ _OPTION = re.compile(r"--\w")
 def _command_heads(names: tuple[str, ...], options: bool) -> LinePattern:
     """Lines that may start a command: the first word a tool's name up to case and the
     separators ``-``, ``_``, ``.`` (its skeleton), or (with ``options``, when the text holds a
-    ``--``) any first word followed by an option."""
+    ``--``) any first word followed by an option. One pattern per toolset: used only where
+    :class:`_CommandHeads` cannot decide by lookup."""
     skeletons = sorted({_SEPARATORS.sub(lambda _: "[-_.]*", re.escape(_SEPARATORS.sub("_", n)))
                         for n in names if n and not any(c.isspace() for c in n)},
                        key=len, reverse=True)
     known = f"(?:{'|'.join(skeletons)})(?=\\s|$)" if skeletons else "(?!)"
     option = r"|[^\s'\"]++[ \t]+--\w" if options else ""
     return LinePattern(rf"[ \t]*(?:\$[ \t]+)?(?:{known}{option})", re.I)
+
+
+_FIRST_WORDS = LinePattern(r"[ \t]*(\S+)(?:[ \t]+(\S+))?")
+_OPTION_HEAD = re.compile(r"[ \t]*(?:\$[ \t]+)?[^\s'\"]++[ \t]+--\w")
+_SEPARATOR_RUN = re.compile(r"[-_.]+")
+
+
+def _skeleton(word: str) -> tuple[str, frozenset[int]]:
+    """A word without its separators (lower case), and where in that text its separator runs
+    stood (0 for a leading run, the length for a trailing one)."""
+    letters, cuts, at = [], set(), 0
+    for piece in _SEPARATOR_RUN.split(word):
+        if at or not piece:
+            cuts.add(at)
+        letters.append(piece)
+        at += len(piece)
+    return "".join(letters).lower(), frozenset(cuts)
+
+
+class _CommandHeads:
+    """The lines of a text that may start a command (the lines ``_command_heads`` matches),
+    found by one shared pattern and a lookup of each line's first word instead of a pattern
+    compiled per toolset (compiling costs milliseconds a reply when the toolset changes).
+
+    A name's skeleton pattern matches a word exactly when the word without separators equals
+    the name without them (up to case) and the word's separator runs stand where the name has
+    some. Names outside ASCII letters, digits and ``-_.`` (whose case rules ``re`` applies
+    differently) and words outside ASCII fall back to the compiled pattern.
+    """
+
+    _PLAIN = re.compile(r"[A-Za-z0-9_.\-]+")
+
+    def __init__(self, names: tuple[str, ...], options: bool) -> None:
+        self.names, self.options = names, options
+        plain = [n for n in names if n and not any(c.isspace() for c in n)]
+        self.exact = any(not self._PLAIN.fullmatch(n) or not n.strip("-_.") for n in plain)
+        self.cuts: dict[str, list[frozenset[int]]] = {}
+        for n in plain:
+            letters, cuts = _skeleton(n)
+            self.cuts.setdefault(letters, []).append(cuts)
+
+    def _known(self, word: str) -> bool:
+        letters, cuts = _skeleton(word)
+        return any(cuts <= allowed for allowed in self.cuts.get(letters, ()))
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The matches at line starts, in order (each starts where its line does)."""
+        if self.exact:
+            yield from _command_heads(self.names, self.options).finditer(text)
+            return
+        for m in _FIRST_WORDS.finditer(text):
+            first, second = m.group(1), m.group(2)
+            words = [first] if first != "$" or second is None else [second, first]
+            if not all(w.isascii() for w in words):
+                exact = _command_heads(self.names, self.options).match(text, m.start())
+                if exact is not None:
+                    yield exact
+                continue
+            if any(self._known(w) for w in words):
+                yield m
+            elif self.options and _OPTION_HEAD.match(text, m.start()):
+                yield m
 
 
 _SEPARATORS = re.compile(r"(?:\\[-_.]|_)+")
@@ -497,7 +560,7 @@ def _cli_commands(block: str, toolset: Toolset) -> list[tuple[int, int, list[str
     commands: list[tuple[int, int, list[str]]] = []
     budget = Budget("command lines")
     done = 0
-    heads = _command_heads(tuple(toolset.names), contains(folded, "--"))
+    heads = _CommandHeads(tuple(toolset.names), contains(folded, "--"))
     for head in heads.finditer(folded):
         if head.start() < done:  # a line inside the quoted value of the command before
             continue
@@ -1297,10 +1360,34 @@ _SYMBOL_KIND = {v: k for k, v in SYMBOLS.items()}
 _SYM_LINE = LinePattern(r"[ \t]*([^\s★]+)[ \t]*((?:★.*)?)$")
 @functools.lru_cache(maxsize=64)
 def _bare_name_lines(names: tuple[str, ...]) -> LinePattern:
-    """Lines holding only one of ``names`` (any case), as ``_SYM_LINE`` matches them."""
+    """Lines holding only one of ``names`` (any case), as ``_SYM_LINE`` matches them; compiled
+    only for names :func:`_name_lines` cannot look up."""
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)
                             if n and not any(c.isspace() or c == "★" for c in n)) or "(?!)"
     return LinePattern(rf"[ \t]*((?:{alternatives})(?![^\s★]))[ \t]*(?=$)()", re.I)
+
+
+_ONE_WORD_LINE = LinePattern(r"[ \t]*([^\s★]+)[ \t]*(?=$)()")
+
+
+def _name_lines(text: str, names: tuple[str, ...]) -> Iterator[re.Match[str]]:
+    """The matches of ``_bare_name_lines(names)`` in ``text``: every line of one word, kept
+    when the word is a name up to ASCII case (one shared pattern and a set lookup; a pattern
+    per toolset costs milliseconds to compile). Names or words outside ASCII fall back to the
+    compiled pattern, whose case rules ``re`` applies."""
+    if not all(n.isascii() for n in names):
+        yield from _bare_name_lines(names).finditer(text)
+        return
+    folded = {n.lower() for n in names if n and not any(c.isspace() or c == "★" for c in n)}
+    for m in _ONE_WORD_LINE.finditer(text):
+        word = m.group(1)
+        if word.isascii():
+            if word.lower() in folded:
+                yield m
+        else:
+            exact = _bare_name_lines(names).match(text, m.start())
+            if exact is not None:
+                yield exact
 
 
 _SYM_ARG = re.compile(r"★[ \t]*([^§#~?∅¤★]+?)[ \t]*([§#~?∅¤])")
@@ -1378,7 +1465,7 @@ class SymbolicCall(Protocol):
             return []  # only a line holding a tool's name alone (up to case) is a call
         # without a star, only a line holding a tool's name alone can be a call
         lines = _SYM_LINE.finditer(text) if "★" in text else \
-            _bare_name_lines(tuple(toolset.names)).finditer(text)
+            _name_lines(text, tuple(toolset.names))
         calls: list[ParsedCall] = []
         find = tool_finder(toolset)
         for m in lines:

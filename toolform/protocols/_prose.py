@@ -90,16 +90,30 @@ def _intent_key_pattern(names: str) -> str:
     return rf"(?:the\s+)?[`'\"*]*{names}[`'\"*]*(?![\w\-])[ \t]*{_INTENT_OPS}"
 
 
+_INTENT_GENERIC_ANY = _INTENT_GENERIC.format(name=r"[^\W\d][\w\-]*")
+# A declared name of word characters, dots and dashes is matched as any such run followed by
+# the operator, then looked up: the alternation of the tool's names would match the same text
+# (a shorter name followed by one of these characters fails its lookahead or its operator),
+# and one pattern for every tool saves compiling two per tool, which costs milliseconds.
+_INTENT_NAME_CHARS = re.compile(r"[\w\-.]+")
+_INTENT_ANY_KEY = re.compile(_intent_key_pattern(r"(?P<key>[\w\-.]+)") + r"[ \t]*", re.I)
+# bare text stops at a separator followed by an argument name, or at the next intent
+_INTENT_STOP_CANDIDATE = re.compile(rf"[,;]|\band\b|{_INTENT.pattern}", re.I)
+_INTENT_GENERIC_AFTER = re.compile(rf"[ \t]*(?:and\b[ \t]*)?(?:{_INTENT_GENERIC_ANY})", re.I)
+_INTENT_SPACE_AND = re.compile(r"[ \t]*(and\b[ \t]*)?", re.I)
+_INTENT_NAME_AT = re.compile(_intent_key_pattern(r"(?P<candidate>[\w\-.]+)"), re.I)
+
+
 @functools.lru_cache(maxsize=4096)
 def _intent_patterns(alts: str) -> tuple[re.Pattern[str] | None, re.Pattern[str]]:
     """The key pattern (None without names) and the stop pattern for one alternation of
-    argument names; cached, since compiling them takes milliseconds and the same tools come
-    back reply after reply (``re``'s own cache holds only 512 patterns)."""
+    argument names that are not all word characters, dots and dashes; cached, since compiling
+    them takes milliseconds and the same tools come back reply after reply (``re``'s own cache
+    holds only 512 patterns)."""
     key = re.compile(_intent_key_pattern(f"(?P<key>{alts})") + r"[ \t]*", re.I) if alts \
         else None
     known_key = _intent_key_pattern(f"(?:{alts})") if alts else None
-    generic = _INTENT_GENERIC.format(name=r"[^\W\d][\w\-]*")
-    keys = f"{known_key}|{generic}" if known_key else generic
+    keys = f"{known_key}|{_INTENT_GENERIC_ANY}" if known_key else _INTENT_GENERIC_ANY
     # where bare text stops: a separator before the next key, or the next intent
     stop = re.compile(rf"(?:[,;]|\band\b)(?=[ \t]*(?:and\b[ \t]*)?(?:{keys}))"
                       rf"|{_INTENT.pattern}", re.I)
@@ -107,24 +121,60 @@ def _intent_patterns(alts: str) -> tuple[re.Pattern[str] | None, re.Pattern[str]
 
 
 class _IntentFrame:
-    """The patterns that read one tool's arguments (built once per tool per reply)."""
+    """How one tool's arguments are read: its field names, and the patterns for names that
+    are not word characters, dots and dashes (built once per tool per reply)."""
 
     def __init__(self, tool: ToolIR | None) -> None:
         self.tool = tool
         self.known: dict[str, str] = {}
         if tool is not None:
             _intent_field_names(tool.params, self.known)
-        alts = "|".join(re.escape(k) for k in sorted(self.known.values(), key=len, reverse=True))
-        self.key, self.stop = _intent_patterns(alts)
+        self.key: re.Pattern[str] | None = None
+        self.stop: re.Pattern[str] | None = None
+        # "the" would be read as the optional article by the shared pattern
+        if any(not _INTENT_NAME_CHARS.fullmatch(k) or not k.isascii() or k == "the"
+               for k in self.known):
+            alts = "|".join(re.escape(k) for k in sorted(self.known.values(), key=len,
+                                                         reverse=True))
+            self.key, self.stop = _intent_patterns(alts)
+
+    def stop_at(self, text: str, pos: int, end: int) -> re.Match[str] | None:
+        """The first place in ``text[pos:end]`` where bare text stops (a separator before the
+        next argument name, or the next intent), or None."""
+        if self.stop is not None:
+            return self.stop.search(text, pos, end)
+        while True:
+            m = _INTENT_STOP_CANDIDATE.search(text, pos, end)
+            if m is None or m.group("name") is not None or self._key_follows(text, m.end(), end):
+                return m
+            pos = m.start() + 1
+
+    def _key_follows(self, text: str, pos: int, end: int) -> bool:
+        """Whether an argument name and its operator follow ``pos`` (after spaces and an
+        optional "and"), as the stop pattern's lookahead asks: any identifier before "=" or
+        "set to", or one of this tool's names before any operator."""
+        if _INTENT_GENERIC_AFTER.match(text, pos, end):
+            return True
+        spaced = _INTENT_SPACE_AND.match(text, pos, end)
+        starts = {spaced.start(1), spaced.end()} if spaced.group(1) else {spaced.end()}
+        for start in starts:
+            k = _INTENT_NAME_AT.match(text, start, end)
+            if k is not None and k.group("candidate").casefold() in self.known:
+                return True
+        return False
 
     def match_key(self, text: str, pos: int) -> tuple[str, int] | None:
         """The argument name at ``pos`` (declared spelling when known) and where its value
         starts, or None."""
         if self.key is not None:
             k = self.key.match(text, pos)
-            if k is not None:
-                written = k.group("key")
-                return self.known.get(written.casefold(), written), k.end()
+        else:
+            k = _INTENT_ANY_KEY.match(text, pos) if self.known else None
+            if k is not None and k.group("key").casefold() not in self.known:
+                k = None
+        if k is not None:
+            written = k.group("key")
+            return self.known.get(written.casefold(), written), k.end()
         k = _INTENT_GENERIC_KEY.match(text, pos)
         return (k.group("key"), k.end()) if k is not None else None
 
@@ -284,7 +334,7 @@ class _IntentReader:
             stop = _INTENT_SENTENCE_END.search(text, pos)
             self._sentence_end = stop.start() if stop is not None else len(text)
         end = self._sentence_end
-        stop = frame.stop.search(text, pos, end)
+        stop = frame.stop_at(text, pos, end)
         if stop is None:
             return end
         if stop.group("name") is None:
