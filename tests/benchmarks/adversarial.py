@@ -12,14 +12,19 @@ repeated, in the four classes the issue names and a fifth of protocol markers:
 * ``markers``: one protocol's marker or call head repeated without ever completing.
 
 Used by ``tests/benchmarks/bench_worst_case.py`` (1 MB, every protocol) and by
-``tests/test_protocols_linear.py`` (a smaller size and a looser bound, in CI).
+``tests/test_protocols_linear.py`` (a smaller size and a looser bound, in CI), both timing
+cold parses (:func:`forget_parser_caches` first).
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Iterator
 
-__all__ = ["UNITS", "adversarial_replies"]
+import toolform.protocols
+
+__all__ = ["UNITS", "adversarial_replies", "forget_parser_caches"]
 
 _BIG = "9" * 5000
 
@@ -141,3 +146,13 @@ def adversarial_replies(size: int) -> Iterator[tuple[str, str, str]]:
     """
     for kind, name, unit in UNITS:
         yield kind, name, _build(unit, size)
+
+
+def forget_parser_caches() -> None:
+    """Clear every memoised pass of the parsers (the ``functools`` caches of the modules of
+    ``toolform.protocols``), so the next parse pays for its own, as for a new reply."""
+    for info in pkgutil.iter_modules(toolform.protocols.__path__):
+        module = importlib.import_module(f"toolform.protocols.{info.name}")
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()

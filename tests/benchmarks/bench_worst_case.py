@@ -1,21 +1,23 @@
 """Benchmark: the worst-case parse CPU per protocol on adversarial replies (issue 14, point 6).
 
 Every reply of ``tests/benchmarks/adversarial.py`` at 1,000,000 characters (the largest reply
-``parse_reply`` reads, ``MAX_REPLY_CHARS``) is parsed under every registered protocol, with
-``lenient_fallback`` off and on; the time is this process's CPU time (``time.process_time``),
-so other work on the shared machine does not inflate it. A reply taking more than
-:data:`LIMIT_S` fails the benchmark. Two ratios, measured in the same run, make the figures
+``parse_reply`` reads, ``MAX_REPLY_CHARS``) and at 250,000, 62,500 and 15,625 (:data:`SIZES`)
+is parsed under every registered protocol, with ``lenient_fallback`` off and on, each parse
+cold: the parsers' memoised passes are forgotten first (:func:`forget_parser_caches`), as for a reply no
+parser has seen, so no protocol rides on what the one before it left in a cache. The time is
+this process's CPU time (``time.process_time``), so other work on the shared machine does not
+inflate it. A reply taking more than :data:`LIMIT_S` at any size fails the benchmark. Two ratios, measured in the same run, make the figures
 comparable across machines: each protocol's worst time over the *baseline*, the CPU of one
 pass of a non-backtracking tokenising regular expression over the same reply
 (:func:`baseline`), and the *growth*: the slowest pairs (reply, protocol) timed again at the
 full size and at 1/16 of it (64 KB at 1 MB), each parse with the parsers' memoised passes
-forgotten first (:func:`_forget`, so both sizes pay for their own), where linear work gives a
+forgotten first (:func:`forget_parser_caches`, so both sizes pay for their own), where linear work gives a
 ratio near 16 and quadratic work 256 (a pair growing by more than :data:`GROWTH_LIMIT`
-fails). Every reply is parsed at 1/16 of the size too, against the same bound: a reader's caps
-(``MAX_CANDIDATES``, ``MAX_BRACKET_STEPS``) refuse a 1 MB reply early, while a smaller one just
-under them is read in full, and "up to 1 MB" includes it. The worst reply per protocol and the worst
-parser (the protocol parser's own ``read`` on the reasoning-free text) per input are printed
-(``pytest -s``) and go to ``benchmark.extra_info``.
+fails). The smaller sizes matter on their own: a reader's caps (``MAX_CANDIDATES``,
+``MAX_BRACKET_STEPS``) refuse a 1 MB reply early, while a smaller one just under them is read
+in full, and "up to 1 MB" includes it. The worst reply per protocol (with its size) and the
+worst parser (the protocol parser's own ``read`` on the reasoning-free text, at 1/16 of the
+size) per input are printed (``pytest -s``) and go to ``benchmark.extra_info``.
 
 Run it alone, with ``nice``::
 
@@ -26,9 +28,7 @@ Run it alone, with ``nice``::
 
 from __future__ import annotations
 
-import importlib
 import os
-import pkgutil
 import re
 import signal
 import sys
@@ -36,18 +36,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-import toolform.protocols
 from toolform.protocols import get_protocol, parse_reply, protocol_ids
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
-from adversarial import adversarial_replies  # noqa: E402
+from adversarial import adversarial_replies, forget_parser_caches  # noqa: E402
 from test_protocols import TOOLS  # noqa: E402
 
 SIZE = int(os.environ.get("TOOLFORM_WORST_SIZE", "1000000"))
 #: The issue's bound: no reply of up to 1 MB costs more than this many CPU seconds.
 LIMIT_S = 0.1
-#: The smaller size is the full size over this (1 MB / 16 = 64 KB, the issue's comparison).
+#: The smaller size of the growth pairs is the full size over this (1 MB / 16 = 62.5 KB).
 GROWTH_SIZE_RATIO = 16
+#: The sizes every reply is parsed at, in characters.
+SIZES = tuple(SIZE // d for d in (1, 4, 16, 64))
 #: Most a pair (reply, protocol) may grow from the smaller size to the full size (linear work
 #: grows by about 16, quadratic by 256; twice linear leaves room for a noisy machine).
 GROWTH_LIMIT = 32.0
@@ -82,21 +83,11 @@ def _cpu(fn: Any, *args: Any, **kwargs: Any) -> float:
     return time.process_time() - start
 
 
-def _forget() -> None:
-    """Clear every memoised pass of the parsers (``functools`` caches of the modules of
-    ``toolform.protocols``), so the next parse pays for its own, as for a new reply."""
-    for info in pkgutil.iter_modules(toolform.protocols.__path__):
-        module = importlib.import_module(f"toolform.protocols.{info.name}")
-        for value in vars(module).values():
-            if callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
-
-
 def _cold(fn: Any, *args: Any, **kwargs: Any) -> float:
-    """CPU seconds ``fn`` takes after :func:`_forget`, with no stop timer: only pairs that
+    """CPU seconds ``fn`` takes after :func:`forget_parser_caches`, with no stop timer: only pairs that
     already ran to their end are timed so, and while a CPU timer is armed the process clock
     advances in scheduler ticks (4 ms here), too coarse for a 64 KB reply."""
-    _forget()
+    forget_parser_caches()
     start = time.process_time()
     try:
         fn(*args, **kwargs)
@@ -121,29 +112,27 @@ def measure(size: int = SIZE) -> dict[str, Any]:
     parsers: dict[str, tuple[float, str]] = {}
     over: list[tuple[str, str, bool, float]] = []
     pairs: list[tuple[float, str, str, bool]] = []
-    for kind, name, reply in adversarial_replies(size):
-        unit = max(baseline(reply), 1e-6)
-        for pid in protocol_ids():
-            for fallback in (False, True):
-                spent = _cpu(parse_reply, reply, TOOLS, pid, lenient_fallback=fallback)
-                pairs.append((spent, name, pid, fallback))
-                ratio[pid] = max(ratio.get(pid, 0.0), spent / unit)
-                if spent > worst.get(pid, (-1.0, ""))[0]:
-                    worst[pid] = (spent, name)
-                if spent > LIMIT_S:
-                    over.append((name, pid, fallback, spent))
-    for kind, name, reply in adversarial_replies(small_size):
-        for pid in protocol_ids():
-            for fallback in (False, True):
-                spent = _cpu(parse_reply, reply, TOOLS, pid, lenient_fallback=fallback)
-                if spent > worst.get(pid, (-1.0, ""))[0]:
-                    worst[pid] = (spent, f"{name} at {small_size:,}")
-                if spent > LIMIT_S:
-                    over.append((f"{name} at {small_size:,}", pid, fallback, spent))
-        for pid in protocol_ids():
-            spent = _cpu(get_protocol(pid).protocol.read, reply, TOOLS)
-            if spent > parsers.get(name, (-1.0, ""))[0]:
-                parsers[name] = (spent, pid)
+    for at in (size, size // 4, small_size, size // 64):
+        label = "" if at == size else f" at {at:,}"
+        for kind, name, reply in adversarial_replies(at):
+            unit = max(baseline(reply), 1e-6) if at == size else None
+            for pid in protocol_ids():
+                for fallback in (False, True):
+                    forget_parser_caches()
+                    spent = _cpu(parse_reply, reply, TOOLS, pid, lenient_fallback=fallback)
+                    if unit is not None:
+                        pairs.append((spent, name, pid, fallback))
+                        ratio[pid] = max(ratio.get(pid, 0.0), spent / unit)
+                    if spent > worst.get(pid, (-1.0, ""))[0]:
+                        worst[pid] = (spent, name + label)
+                    if spent > LIMIT_S:
+                        over.append((name + label, pid, fallback, spent))
+            if at == small_size:
+                for pid in protocol_ids():
+                    forget_parser_caches()
+                    spent = _cpu(get_protocol(pid).protocol.read, reply, TOOLS)
+                    if spent > parsers.get(name, (-1.0, ""))[0]:
+                        parsers[name] = (spent, pid)
     full = {name: reply for _, name, reply in adversarial_replies(size)}
     smaller = {name: reply for _, name, reply in adversarial_replies(small_size)}
     growth = {}
@@ -162,9 +151,9 @@ def test_bench_worst_case_parse(benchmark):
     result = benchmark.pedantic(measure, rounds=1, iterations=1)
     worst, parsers, over = result["worst"], result["parsers"], result["over"]
     ratio, growth = result["ratio"], result["growth"]
-    print(f"\nworst parse_reply CPU per protocol, {SIZE:,}- and "
-          f"{SIZE // GROWTH_SIZE_RATIO:,}-character adversarial replies "
-          "(and the worst ratio to one tokenising pass over the same reply):")
+    print(f"\nworst cold parse_reply CPU per protocol, adversarial replies of "
+          f"{', '.join(f'{n:,}' for n in SIZES)} characters "
+          f"(and the worst ratio to one tokenising pass over the same reply at {SIZE:,}):")
     for pid in sorted(worst, key=lambda p: -worst[p][0]):
         print(f"  {pid:22s} {worst[pid][0] * 1000:8.1f} ms  x{ratio[pid]:7.1f}  "
               f"({worst[pid][1]})")
@@ -176,7 +165,7 @@ def test_bench_worst_case_parse(benchmark):
     for name in sorted(parsers, key=lambda n: -parsers[n][0])[:15]:
         print(f"  {name:22s} {parsers[name][0] * 1000:8.1f} ms  ({parsers[name][1]})")
     benchmark.extra_info.update({
-        "size_chars": SIZE,
+        "sizes_chars": list(SIZES),
         "worst_ms": {p: round(v * 1000, 1) for p, (v, _) in worst.items()},
         "worst_input": {p: n for p, (_, n) in worst.items()},
         "worst_ratio_to_baseline": {p: round(v, 1) for p, v in ratio.items()},

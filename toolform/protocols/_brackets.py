@@ -319,10 +319,12 @@ def _regions(text: str) -> tuple[list[int], list[int]]:
     return [a for a, _ in spans], [b for _, b in spans]
 
 
+@functools.lru_cache(maxsize=16)
 def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str], *,
                json_values: bool = False, bracketed: bool = False
-               ) -> list[tuple[re.Match[str], int, int]]:
-    """Each opening tag of ``text`` with the span of its body, in one pass over the tags.
+               ) -> tuple[tuple[re.Match[str], int, int], ...]:
+    """Each opening tag of ``text`` with the span of its body, in one pass over the tags
+    (memoised: the vendor-shape scan and the protocol that owns the tag ask the same).
 
     A body ends at the first closing tag after its opening tag; an unclosed tag (a stop
     sequence ate the closing tag) runs to the next opening tag or the end of the text. With
@@ -345,7 +347,7 @@ def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str], *,
 
     Returns
     -------
-    list of (re.Match, int, int)
+    tuple of (re.Match, int, int)
         ``(opening match, body start, body end)`` per opening tag, in text order.
 
     Raises
@@ -356,7 +358,7 @@ def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str], *,
     """
     opens = list(itertools.islice(opening.finditer(text), MAX_TAGS + 1))
     if not opens:
-        return []
+        return ()
     if len(opens) > MAX_TAGS:
         raise ParseError(f"the reply holds more than {MAX_TAGS:,} {opens[0].group()!r} tags; "
                          "not read")
@@ -396,4 +398,4 @@ def tag_bodies(text: str, opening: re.Pattern[str], closing: re.Pattern[str], *,
         out.append((m, start, end))
         # an opening tag inside the body (inside its JSON value) starts nothing
         i = max(nxt, bisect.bisect_left(open_starts, end, lo=i + 1))
-    return out
+    return tuple(out)

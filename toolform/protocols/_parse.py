@@ -317,8 +317,10 @@ def _json_copy(value: Any, depth: int = 0) -> Any:
     raise ParseError(f"a {type(value).__name__} is not a JSON value")
 
 
-def _checked(found: Any, label: str, issues: list[str]) -> list[ParsedCall]:
-    """The well-formed calls a parser returned (arguments copied), the rest as issues."""
+def _checked(found: Any, label: str, issues: list[str], protocol_id: str | None = None
+             ) -> list[ParsedCall]:
+    """The well-formed calls a parser returned (arguments copied, tagged with the protocol
+    that read them when one is given), the rest as issues."""
     calls = []
     for call in found if isinstance(found, list) else []:
         if isinstance(call, ToolCall):  # a parser of the older API, without spans
@@ -330,7 +332,9 @@ def _checked(found: Any, label: str, issues: list[str]) -> list[ParsedCall]:
             except ValueError as exc:
                 issues.append(f"{label}: parser returned arguments that are not JSON ({exc})")
                 continue
-            calls.append(replace(call, arguments=arguments, repairs=tuple(call.repairs)))
+            tagged = {"protocol_id": protocol_id} if protocol_id is not None else {}
+            calls.append(replace(call, arguments=arguments, repairs=tuple(call.repairs),
+                                 **tagged))
         else:
             issues.append(f"{label}: parser returned a non-call {_clip(repr(call))}")
     return calls
@@ -347,8 +351,7 @@ def _run(spec: ProtocolSpec, text: str, toolset: Toolset, issues: list[str], lab
     except Exception as exc:  # noqa: BLE001 - a parser bug must become an issue, not a crash
         issues.append(f"{label}{spec.id}: parser failed ({type(exc).__name__}: {_clip(exc)})")
         return [], True
-    calls = _checked(found, f"{label}{spec.id}", issues)
-    return [replace(c, protocol_id=spec.id) for c in calls], False
+    return _checked(found, f"{label}{spec.id}", issues, spec.id), False
 
 
 def _region_of(call: ParsedCall, regions: Sequence[Region]) -> Region | None:

@@ -77,6 +77,8 @@ class _JsonNames(ast.NodeTransformer):
 
 
 def _py_literal(node: ast.expr, what: str) -> Any:
+    if isinstance(node, ast.Constant):  # most values: what literal_eval returns, sooner
+        return to_json_value(node.value)
     try:
         value = ast.literal_eval(_JsonNames().visit(node))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
