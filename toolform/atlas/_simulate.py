@@ -460,8 +460,10 @@ SCENARIOS: dict[str, Scenario] = {
     "full_grid_weakly_paired": Scenario("full_grid_weakly_paired", None, None, 50, (10.0,),
                                         request_sd=1.0, interaction_sd=1.0),
     # the same turns as 5, 10 and 20% of the 50-request full grid, spent on a pool four times
-    # as large (a researcher with more labelled requests than the grid can afford to ask)
-    "full_grid_pool_200": Scenario("full_grid_pool_200", None, None, 200, (1.25, 2.5, 5.0)),
+    # as large (a researcher with more labelled requests than the grid can afford to ask),
+    # and 10% of this pool's own full grid (the target, with 200 requests)
+    "full_grid_pool_200": Scenario("full_grid_pool_200", None, None, 200,
+                                   (1.25, 2.5, 5.0, 10.0)),
     # the illustration slice (ILLUSTRATION_FORMATS x ILLUSTRATION_PROTOCOLS) on 20 requests
     "slice_20x5": Scenario("slice_20x5", ILLUSTRATION_FORMATS, ILLUSTRATION_PROTOCOLS, 20,
                            (10.0, 20.0, 30.0, 50.0)),
@@ -552,9 +554,10 @@ def recorded_validation() -> pd.DataFrame:
     Development seeds (below 300) are those the search's settings were chosen on; held-out
     seeds (300 and up) were scored once with the final search. ``slice_20x5``: 60 + 100 grids
     at 10, 20, 30 and 50%; ``full_grid``: 6 + 20 grids at 5, 10 and 20%;
-    ``full_grid_pool_200``: 3 + 10 grids at 2.5% (the turns of 10% of the 50-request grid; the
-    loaded machine had no time for its 1.25 and 5%). Written on a shared machine by
-    ``tests/benchmarks/bench_atlas_simulation.py`` in parts.
+    ``full_grid_pool_200``: 3 + 10 grids at 2.5% (the turns of 10% of the 50-request grid),
+    and 300 more held-out grids (seeds 1000-1299) at 1.25, 2.5, 5 and 10% of its own full
+    grid. Written on a shared machine by ``tests/benchmarks/bench_atlas_simulation.py`` in
+    parts.
 
     Returns
     -------
