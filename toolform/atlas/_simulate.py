@@ -464,6 +464,9 @@ SCENARIOS: dict[str, Scenario] = {
     # and 10% of this pool's own full grid (the target, with 200 requests)
     "full_grid_pool_200": Scenario("full_grid_pool_200", None, None, 200,
                                    (1.25, 2.5, 5.0, 10.0)),
+    # a pool large enough that the full grid itself is rarely misled by the requests drawn:
+    # does the search meet the target where the data allow it?
+    "full_grid_pool_800": Scenario("full_grid_pool_800", None, None, 800, (10.0,)),
     # the illustration slice (ILLUSTRATION_FORMATS x ILLUSTRATION_PROTOCOLS) on 20 requests
     "slice_20x5": Scenario("slice_20x5", ILLUSTRATION_FORMATS, ILLUSTRATION_PROTOCOLS, 20,
                            (10.0, 20.0, 30.0, 50.0)),
@@ -556,8 +559,9 @@ def recorded_validation() -> pd.DataFrame:
     at 10, 20, 30 and 50%; ``full_grid``: 6 + 20 grids at 5, 10 and 20%;
     ``full_grid_pool_200``: 3 + 10 grids at 2.5% (the turns of 10% of the 50-request grid),
     and 300 more held-out grids (seeds 1000-1299) at 1.25, 2.5, 5 and 10% of its own full
-    grid. Written on a shared machine by ``tests/benchmarks/bench_atlas_simulation.py`` in
-    parts.
+    grid; ``full_grid_pool_800``: 300 held-out grids (seeds 2000-2299) at 10% of its own full
+    grid, none for development. Written on a shared machine by
+    ``tests/benchmarks/bench_atlas_simulation.py`` in parts.
 
     Returns
     -------
