@@ -50,7 +50,7 @@ def test_table_counts_match_the_turns(turns):
     for row in table.itertuples():
         group = turns[turns["category"] == row.category]
         assert row.n == len(group)
-        assert row.correct == int(group[f"correct_{row.grading}"].sum())
+        assert row.correct == int(group[f"correct_{row.rule}"].sum())
         assert row.ci_low <= row.accuracy <= row.ci_high
 
 

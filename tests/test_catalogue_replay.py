@@ -45,7 +45,7 @@ def test_the_recorded_sweep_replays_with_no_miss(requests):
     assert summary.loc[("two_stage_names", 64), "accuracy"] == 0.0
     email = turns[(turns["request_id"] == "gen_send_email_1") & (turns["n_tools"] == 1)
                   & (turns["strategy"] == "one_shot")].iloc[0]
-    assert email["correct"] and email["calls"][0]["name"] == "send_email"
+    assert email["correct_main"] and email["calls"][0]["name"] == "send_email"
     assert "<function_calls>" in email["reply"]
     staged = turns[(turns["kind"] == "two_stage") & ~turns["over_context"]]
     assert (staged["prompt_tokens"] > 0).all()  # the server's own counts, replayed

@@ -46,9 +46,9 @@ def test_one_row_per_turn_with_declared_columns(turns, requests):
 
 def test_one_shot_answers_until_the_fake_is_confused(turns):
     one = turns[turns["strategy"] == "one_shot"]
-    assert one[one["n_tools"] <= 16]["correct"].all()
+    assert one[one["n_tools"] <= 16]["correct_main"].all()
     big = one[one["n_tools"] == 64]
-    assert big["empty"].all() and not big["correct"].any() and big["gold_shown"].all()
+    assert big["empty"].all() and not big["correct_main"].any() and big["gold_shown"].all()
     assert (one["shown_tools"] == one["n_tools"]).all()
 
 
@@ -60,7 +60,7 @@ def test_retrieval_is_right_exactly_when_the_gold_tool_was_retrieved(turns, requ
         catalogue = decoy_catalogue(row.n_tools, 0, target=request.gold[0].name)
         names = Retriever(catalogue).search(request.text, k=4).names
         assert row.gold_shown == (request.gold[0].name in names)
-        assert row.correct == row.gold_shown
+        assert row.correct_main == row.gold_shown
         assert row.shown_tools == min(4, row.n_tools)
         if not row.gold_shown:
             assert row.no_call and not row.empty  # the fake abstains in words
@@ -68,7 +68,7 @@ def test_retrieval_is_right_exactly_when_the_gold_tool_was_retrieved(turns, requ
 
 def test_two_stage_selects_then_calls(turns):
     staged = turns[turns["kind"] == "two_stage"]
-    assert staged["correct"].all() and (staged["model_calls"] == 2).all()
+    assert staged["correct_main"].all() and (staged["model_calls"] == 2).all()
     assert (staged["selected"] == staged["gold_names"].str[0]).all()
     assert (staged["shown_tools"] == 1).all() and not staged["selection_failed"].any()
 
@@ -90,7 +90,7 @@ def test_summary_hand_checked(turns, requests):
     assert math.isnan(row["selection_failed"])
     bm25 = turns[(turns["strategy"] == "bm25_k4") & (turns["n_tools"] == 16)]
     got = summary[(summary["strategy"] == "bm25_k4") & (summary["n_tools"] == 16)].iloc[0]
-    assert got["accuracy"] == pytest.approx(100 * bm25["correct"].mean())
+    assert got["accuracy"] == pytest.approx(100 * bm25["correct_main"].mean())
     assert got["prompt_tokens"] == pytest.approx(bm25["prompt_tokens"].mean())
     assert got["cost_usd_per_1k"] == pytest.approx(1000 * bm25["cost_usd"].mean())
 

@@ -159,7 +159,7 @@ def test_bfcl_arm_prints_n_and_intervals_per_category(tmp_path):
     table = bfcl_arm_table(__import__("pandas").read_csv(tmp_path / "turns.csv"))
     assert max(len(line) for line in result.stdout.splitlines()
                if not line.startswith("wrote ")) <= 100
-    for row in table[table.grading == "possible_answers"].itertuples():
+    for row in table[table.rule == "possible_answers"].itertuples():
         line = next(line for line in result.stdout.splitlines()
                     if line.startswith(row.category + " "))
         assert line.split()[1] == str(row.n)

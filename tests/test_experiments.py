@@ -145,7 +145,7 @@ def test_hijack_reports_each_condition_once_with_its_condition(tmp_path):
     assert list(result.cells["cell"]) == ["json_schema_openai/json_object", "xml_schema/xml_call"]
     assert "cell" not in result.table().columns
     units = {name: unit for name, _, unit, _ in ex.HIJACK_COLUMNS}
-    assert units["acc_drop"] == units["acc_drop_cleaned"] == "percentage points"
+    assert units["delta_planted"] == units["delta_cleaned"] == "percentage points"
 
 
 def test_count_sweep_checkpoints_resumes_and_reports_once(tmp_path):

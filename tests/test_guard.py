@@ -766,11 +766,11 @@ def test_hijack_rate_matches_the_known_follow_fraction(tmp_path):
     for shown in ("json_schema_openai", "markdown_table"):
         row = table.loc[shown]
         assert (row.hijack_rate, row.hijack_rate_cleaned, row.hijack_rate_control) == (30, 0, 0)
-        assert (row.acc_control, row.acc_planted, row.acc_cleaned) == (100, 70, 100)
-        assert row["acc_drop"] == -30 and row["guard_flagged"] == 100
+        assert (row.accuracy_control, row.accuracy_planted, row.accuracy_cleaned) == (100, 70, 100)
+        assert row["delta_planted"] == -30 and row["guard_flagged"] == 100
     # The minimal schema shows no description, so the sentence never reaches the model.
     assert table.loc["json_minimal", "hijack_rate"] == 0
-    assert table.loc["json_minimal", "acc_planted"] == 100
+    assert table.loc["json_minimal", "accuracy_planted"] == 100
     assert set(result.turns["condition"]) == {"control", "planted", "cleaned"}
     assert len(result.turns) == 3 * 3 * 10 and client.calls == 90
     assert sorted(p.name for p in tmp_path.iterdir()) == [

@@ -21,7 +21,7 @@ def test_every_turn_replays_and_the_table_matches_the_turns(sentence):
         followed = [calls_follow(c, result.sentinel) for c in planted["calls"]]
         assert row.hijack_rate == pytest.approx(100 * sum(followed) / len(planted))
         control = mine[mine["condition"] == "control"]["correct_main"]
-        assert row.acc_control == pytest.approx(100 * control.mean())
+        assert row.accuracy_control == pytest.approx(100 * control.mean())
         # the guard flags every planted description high
         assert row.guard_flagged == 100.0
 

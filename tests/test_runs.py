@@ -142,7 +142,7 @@ def test_ab_test_accuracy_intervals_and_best_cell():
     assert (main["accuracy"] == 80.0).all()
     lo, hi = wilson_interval(16, 20)
     assert main["ci_low"].round(6).eq(round(lo, 6)).all()
-    assert (main["minus_reference"] == 0.0).all()
+    assert (main["delta"] == 0.0).all()
     assert len(result.best) == 8  # every cell tied, and the tie is reported
     assert "tied" in result.summary()
     table = result.table()

@@ -43,7 +43,7 @@ CELLS = [Cell("json_schema_openai"), Cell("yaml_schema"), Cell("xml_schema")]
 #: columns that depend on the reply and the code, not on how the reply was fetched
 VERDICT_COLUMNS = ["cell", "model", "request_id", "reply", "calls", "parsed_strict",
                    "correct_main", "correct_symmetric", "correct_as_written",
-                   "correct_possible_answers", "prompt_tokens", "completion_tokens", "cost"]
+                   "correct_possible_answers", "prompt_tokens", "completion_tokens", "cost_usd"]
 
 
 def make_requests(k: int) -> list[Request]:
@@ -218,15 +218,15 @@ def test_the_cost_ledger_uses_server_usage_or_a_labelled_estimate():
     counted = run_cells([Cell("json_schema_openai")], requests, WithUsage(), progress=False,
                         price="self_hosted")
     assert not counted["tokens_estimated"].any() and (counted["price"] == "self_hosted").all()
-    assert counted["cost"][0] == pytest.approx(cost_of(500, 20, price="self_hosted"))
+    assert counted["cost_usd"][0] == pytest.approx(cost_of(500, 20, price="self_hosted"))
     frontier = run_cells([Cell("json_schema_openai")], requests, WithUsage(), progress=False)
     cached = frontier["schema_tokens"][0]  # frontier_api prices the tool block as cached
-    assert frontier["cost"][0] == pytest.approx(cost_of(500, 20, cached_tokens=cached))
+    assert frontier["cost_usd"][0] == pytest.approx(cost_of(500, 20, cached_tokens=cached))
     cells = summarize_cells(estimated, n_boot=50)
     main = cells[cells["rule"] == "main"].iloc[0]
     assert main["correct"] == 2
-    assert main["cost"] == pytest.approx(estimated["cost"].sum())
-    assert main["cost_per_correct"] == pytest.approx(estimated["cost"].sum() / 2)
+    assert main["cost_usd"] == pytest.approx(estimated["cost_usd"].sum())
+    assert main["cost_usd_per_correct"] == pytest.approx(estimated["cost_usd"].sum() / 2)
     assert main["tokens_per_correct"] == pytest.approx(
         (estimated["prompt_tokens"] + estimated["completion_tokens"]).sum() / 2)
     assert get_price("frontier_api").schema_cached

@@ -207,7 +207,7 @@ def test_bfcl_arm_chart_facets_by_category_and_colours_the_four_gradings() -> No
     assert rule["mark"]["type"] == "rule" and point["mark"]["type"] == "point"
     assert {k: encodings(rule)[k] for k in ("x", "x2", "y", "yOffset", "color")} == {
         "x": ("ci_low", "quantitative"), "x2": ("ci_high", None), "y": ("cell", "nominal"),
-        "yOffset": ("grading", "nominal"), "color": ("grading", "nominal")}
+        "yOffset": ("rule", "nominal"), "color": ("rule", "nominal")}
     assert encodings(point)["x"] == ("accuracy", "quantitative")
     for layer in (rule, point):
         assert layer["encoding"]["color"]["scale"]["domain"] == list(GRADINGS)
@@ -216,16 +216,16 @@ def test_bfcl_arm_chart_facets_by_category_and_colours_the_four_gradings() -> No
     assert rule["encoding"]["x"]["scale"]["domain"] == [0, 100]
     rows = data_rows(spec)
     assert [r["accuracy"] for r in rows] == table["accuracy"].tolist()
-    assert [r["grading"] for r in rows[:4]] == list(GRADINGS)
+    assert [r["rule"] for r in rows[:4]] == list(GRADINGS)
 
 
 def test_bfcl_arm_chart_rejects_what_is_not_its_table() -> None:
     from toolform.charts import bfcl_arm_chart
 
     table = bfcl_table()
-    with pytest.raises(ValueError, match=r"lacks columns \['grading'\].*bfcl_arm_table"):
-        bfcl_arm_chart(table.drop(columns="grading"))
-    with pytest.raises(ValueError, match=r"unknown gradings \['lenient'\]"):
-        bfcl_arm_chart(table.assign(grading="lenient"))
+    with pytest.raises(ValueError, match=r"lacks columns \['rule'\].*bfcl_arm_table"):
+        bfcl_arm_chart(table.drop(columns="rule"))
+    with pytest.raises(ValueError, match=r"unknown grading rules \['lenient'\]"):
+        bfcl_arm_chart(table.assign(rule="lenient"))
     with pytest.raises(TypeError, match="DataFrame"):
         bfcl_arm_chart(table.to_dict("records"))

@@ -1,4 +1,4 @@
-"""The long verdict frame of a run (one row per turn and grading) and its one summary."""
+"""The long verdict frame of a run (one row per turn and grading rule) and its one summary."""
 
 from __future__ import annotations
 
@@ -21,17 +21,17 @@ def turns():
                      progress=False)
 
 
-def test_one_row_per_turn_and_grading_with_the_declared_columns(turns):
+def test_one_row_per_turn_and_rule_with_the_declared_columns(turns):
     long = verdicts_frame(turns)
     assert list(long.columns) == [c[0] for c in VERDICT_COLUMNS]
     assert len(long) == len(turns) * len(GRADINGS) == 32
-    assert long["grading"].tolist()[:4] == list(GRADINGS)
+    assert long["rule"].tolist()[:4] == list(GRADINGS)
     for (rid, cell), group in long.groupby(["request_id", "cell"]):
         turn = turns[(turns.request_id == rid) & (turns.cell == cell)].iloc[0]
         for row in group.itertuples():  # the wide columns are a view of the long one
             if pd.isna(turn["error"]):
-                assert row.correct == turn[f"correct_{row.grading}"]
-    wrong = long[(long.request_id == "r1") & (long.grading == "main")]
+                assert row.correct == turn[f"correct_{row.rule}"]
+    wrong = long[(long.request_id == "r1") & (long.rule == "main")]
     assert not wrong["correct"].any()
     assert wrong["reason"].tolist() == ["expected 1 call, got none"] * 2
     right = long[(long.request_id == "r2")]
@@ -48,7 +48,7 @@ def test_the_summary_counts_wilson_intervals_and_leaves_out_errors(turns):
     summary = summarize_verdicts(verdicts_frame(turns))
     assert list(summary.columns) == ["cell", *(c[0] for c in SUMMARY_COLUMNS)]
     assert len(summary) == 2 * len(GRADINGS)
-    row = summary[(summary.cell == "xml_schema/xml_call") & (summary.grading == "main")].iloc[0]
+    row = summary[(summary.cell == "xml_schema/xml_call") & (summary.rule == "main")].iloc[0]
     # r0 failed, r1 abstained wrongly, r2 and r3 right
     assert (row.n, row.n_errors, row.correct) == (3, 1, 2)
     assert row.accuracy == pytest.approx(200 / 3)
@@ -60,13 +60,13 @@ def test_the_summary_counts_wilson_intervals_and_leaves_out_errors(turns):
 def test_rows_older_than_the_verdicts_column_keep_the_main_reason(turns):
     rows = turns.drop(columns="verdicts").to_dict("records")
     old = verdicts_frame(turns_frame(rows))
-    main = old[(old.request_id == "r1") & (old.grading == "main")]
+    main = old[(old.request_id == "r1") & (old.rule == "main")]
     assert main["reason"].tolist() == ["expected 1 call, got none"] * 2
-    assert old[(old.grading == "symmetric") & old.error.isna()]["reason"].isna().all()
+    assert old[(old.rule == "symmetric") & old.error.isna()]["reason"].isna().all()
     assert old["correct"].equals(verdicts_frame(turns)["correct"])
 
 
-def test_unknown_gradings_and_columns_are_named():
+def test_unknown_rules_and_columns_are_named():
     with pytest.raises(GradingError, match="strict"):
         verdicts_frame(pd.DataFrame({"correct_main": [True]}), ("strict",))
     with pytest.raises(DatasetError, match="correct_symmetric"):

@@ -12,19 +12,28 @@ still works, with a ``DeprecationWarning`` naming the new path, and gives the ve
 :func:`forwarded` reaches an object by its dotted path without an
 import statement, for a shim kept one release in a module the new home itself imports
 (``ParsedReply.calls`` asks ``toolform.grading``, which imports ``toolform.protocols``).
+
+A keyword a function renamed is read one release by :func:`renamed_keywords`, with a warning
+naming the new spelling: ``ab_test(requests, client, formats=[...])`` still runs.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.abc
 import importlib.machinery
 import sys
 import types
 import warnings
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
-__all__ = ["MOVED_MODULES", "forwarded", "install_moved_modules", "moved_names"]
+from .errors import InvalidParameterError
+
+__all__ = ["MOVED_MODULES", "forwarded", "install_moved_modules", "moved_names",
+           "renamed_keywords"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def moved_names(module: str, moves: Mapping[str, str], *,
@@ -128,3 +137,48 @@ def forwarded(dotted: str) -> Any:
     """
     target, _, attribute = dotted.rpartition(".")
     return getattr(importlib.import_module(target), attribute)
+
+
+def renamed_keywords(renames: Mapping[str, str],
+                     converters: Mapping[str, Callable[[dict[str, Any]], Any]] | None = None
+                     ) -> Callable[[F], F]:
+    """A decorator reading a function's old keyword names one release, with a warning.
+
+    Parameters
+    ----------
+    renames : mapping of str to str
+        Old keyword → the keyword that replaced it. Several old keywords may map to one new
+        one (``formats=`` and ``protocol=`` both became ``cells=``).
+    converters : mapping of str to callable, optional
+        New keyword → a function of the old keywords given (a dict) returning its value; a
+        new keyword without one takes the single old keyword's value as it is.
+
+    Returns
+    -------
+    callable
+        The decorator. The wrapped function raises ``InvalidParameterError`` when a call gives
+        a keyword under both its old and its new name.
+    """
+    converters = dict(converters or {})
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            old = {name: kwargs.pop(name) for name in list(kwargs) if name in renames}
+            for target in dict.fromkeys(renames[name] for name in old):
+                given = {name: value for name, value in old.items() if renames[name] == target}
+                spelled = ", ".join(f"{name}=" for name in given)
+                if target in kwargs:
+                    raise InvalidParameterError(
+                        f"{function.__name__}: give {target}= or its old spelling {spelled}, "
+                        f"not both")
+                warnings.warn(f"{function.__name__}({spelled}...) is deprecated and will be "
+                              f"removed in the next release; use {target}=",
+                              DeprecationWarning, stacklevel=2)
+                convert = converters.get(target)
+                kwargs[target] = convert(given) if convert else next(iter(given.values()))
+            return function(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

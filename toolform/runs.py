@@ -10,7 +10,7 @@ already finished and retries the ones that ended in an error (their new row repl
 A model server that fails after its retries gives a row with ``error`` set, never an exception.
 
 Every fresh row carries a cost ledger: ``prompt_tokens`` and ``completion_tokens`` (the server's
-usage, or estimates flagged by ``tokens_estimated``), and ``cost`` under a price vector.
+usage, or estimates flagged by ``tokens_estimated``), and ``cost_usd`` under a price vector.
 
 Every row carries ``grading_version`` (``toolform.grading.grading_version()``, a stamp of the
 parser and grader code) and the reply as the server sent it (``reply``, ``reply_tool_calls``).
@@ -35,6 +35,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import pandas as pd
 
+from ._deprecated import renamed_keywords
+from .columns import upgrade_columns
 from .cost import Price, cost_of, get_price
 from .errors import DatasetError, InvalidParameterError, StaleVerdictWarning
 from .executors import Executor, LocalExecutor, Outcome, get_executor
@@ -104,7 +106,7 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("resolved_names", "object", "", "names resolved to a near twin: [given, resolved, how]"),
     ("issues", "object", "", "what the parser forgave or could not read"),
     ("verdicts", "object", "",
-     "every grading's verdict: {grading: {correct, tool_correct, schema_valid, reason}} "
+     "every rule's verdict: {rule: {correct, tool_correct, schema_valid, reason}} "
      "(toolform.grading.GRADINGS; {} for a failed turn); verdicts_frame makes it long"),
     ("correct_main", "boolean", "", "correct under the main rule"),
     ("correct_symmetric", "boolean", "", "correct under the symmetric rule"),
@@ -138,15 +140,15 @@ TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("tokens_estimated", "boolean", "",
      "prompt_tokens and completion_tokens are estimates (characters / 4) because the server "
      "reported no usage; NA for rows older than the column or failed turns"),
-    ("cost", "float64", "US dollars",
+    ("cost_usd", "float64", "US dollars",
      "cost of the turn under the run's price vector (toolform.cost; the study's vectors are "
      "relative prices labelled in dollars); NaN for failed turns"),
-    ("price", "string", "", "name of the price vector of cost"),
+    ("price", "string", "", "name of the price vector of cost_usd"),
 )
 
 #: The declared columns of the long verdict frame (:func:`verdicts_frame`), one row per
-#: (turn, grading): (name, dtype, unit, meaning). The wide ``correct_<grading>`` turn columns
-#: are a derived view of ``correct``, kept one release for the CSVs and notebooks that read them.
+#: (turn, rule): (name, dtype, unit, meaning). The wide ``correct_<rule>`` turn columns are a
+#: derived view of ``correct``, kept one release for the CSVs and notebooks that read them.
 VERDICT_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("cell", "string", "", "format_id/protocol_id"),
     ("model", "string", "", "model id"),
@@ -155,23 +157,23 @@ VERDICT_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("request_id", "string", "", "request id within its dataset"),
     ("category", "string", "", "dataset category of the request"),
     ("repeat", "Int64", "", "which ask of the request (NA when the turns have no repeat column)"),
-    ("grading", "string", "", "one of toolform.grading.GRADINGS"),
+    ("rule", "string", "", "grading rule: one of toolform.grading.GRADINGS"),
     ("correct", "boolean", "", "the verdict; NA for a turn that failed (error set)"),
     ("tool_correct", "boolean", "",
-     "the right tools were called under this grading; NA when the turn failed or the row "
-     "predates per-grading verdicts"),
+     "the right tools were called under this rule; NA when the turn failed or the row "
+     "predates per-rule verdicts"),
     ("schema_valid", "boolean", "",
-     "the grading's calls validate against their schemas; NA when a validator could not run, "
-     "the turn failed, or the row predates per-grading verdicts"),
+     "the rule's calls validate against their schemas; NA when a validator could not run, "
+     "the turn failed, or the row predates per-rule verdicts"),
     ("reason", "string", "",
      "why the verdict failed ('' when correct); NA when unknown (a failed turn, or a row "
-     "predating per-grading verdicts for a grading other than main)"),
+     "predating per-rule verdicts for a rule other than main)"),
     ("error", "string", "", "why the turn failed, else NA"),
 )
 
 #: The declared columns of :func:`summarize_verdicts`: the grouping columns first, then these.
 SUMMARY_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
-    ("grading", "string", "", "one of toolform.grading.GRADINGS"),
+    ("rule", "string", "", "grading rule: one of toolform.grading.GRADINGS"),
     ("n", "int64", "turns", "graded turns (turns with a server error are left out)"),
     ("n_errors", "int64", "turns", "turns lost to a server error"),
     ("correct", "int64", "turns", "turns graded correct"),
@@ -186,7 +188,8 @@ def _turn_key(row: dict[str, Any]) -> tuple[str, str, str]:
 
 
 def read_checkpoint(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The turns in a JSONL checkpoint, later rows replacing earlier ones with the same key.
+    """The turns in a JSONL checkpoint, later rows replacing earlier ones with the same key
+    (columns under their old names are read under the current ones: ``toolform.columns``).
 
     A torn last line (a record cut short by a crash or power loss) is skipped with a warning;
     a run given this checkpoint sets it aside in ``<path>.torn`` and runs that turn again
@@ -207,7 +210,7 @@ def read_checkpoint(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = upgrade_columns(json.loads(line), "turns")
             rows[_turn_key(row)] = row
         except (ValueError, KeyError, TypeError) as exc:
             if number == len(lines):  # no newline after it: cut short mid-write
@@ -241,7 +244,8 @@ def _ledger(row: dict[str, Any], turn: PlannedTurn, completion: Any, price: Pric
                                                    if completion.tool_calls else ""))
     cached = (turn.schema_tokens or 0) if price.schema_cached else 0
     row.update(prompt_tokens=prompt, completion_tokens=reply, tokens_estimated=estimated,
-               cost=cost_of(prompt, reply, cached_tokens=cached, price=price), price=price.name)
+               cost_usd=cost_of(prompt, reply, cached_tokens=cached, price=price),
+               price=price.name)
 
 
 def _turn_row(outcome: Outcome, price: Price) -> dict[str, Any]:
@@ -265,7 +269,7 @@ def _turn_row(outcome: Outcome, price: Price) -> dict[str, Any]:
                    error_kind=outcome.error_kind or ("render" if turn.render_error else "client"),
                    attempts=0 if turn.render_error else outcome.attempts,
                    grading_version=grading_version(),
-                   tokens_estimated=None, cost=None, price=price.name, verdicts={},
+                   tokens_estimated=None, cost_usd=None, price=price.name, verdicts={},
                    **{f"correct_{rule}": False for rule in RULES})
         return row
     latency = completion.latency_s
@@ -382,7 +386,7 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
         ``ReplayClient`` keys it (for executors that do not record, such as ``RayExecutor``;
         a ``ReplayClient`` client records on its own).
     price : Price or str, default "frontier_api"
-        The price vector of the ``cost`` column (``toolform.cost``).
+        The price vector of the ``cost_usd`` column (``toolform.cost``).
     on_turn : callable, optional
         Called with each turn's row (a dict with the columns of :data:`TURN_COLUMNS`) once it is
         final, from the thread that called ``run_cells``, never from a worker: first every turn
@@ -502,61 +506,63 @@ def _regrade_stale(results: dict[tuple[str, str, str], dict[str, Any]],
 _VERDICT_KEYS = ("cell", "model", "format_id", "protocol_id", "request_id", "category")
 
 
+@renamed_keywords({"gradings": "rules"})
 def verdicts_frame(turns: pd.DataFrame | Iterable[dict[str, Any]],
-                   gradings: Sequence[str] = GRADINGS) -> pd.DataFrame:
-    """The turns' verdicts in long form: one row per (turn, grading), :data:`VERDICT_COLUMNS`.
+                   rules: Sequence[str] = GRADINGS) -> pd.DataFrame:
+    """The turns' verdicts in long form: one row per (turn, rule), :data:`VERDICT_COLUMNS`.
 
-    ``correct`` comes from the ``correct_<grading>`` columns (every turn row has them); the
-    rest of each verdict from the ``verdicts`` column, or, for rows written before it, from
-    the main rule's ``tool_correct``/``schema_valid``/``reason`` (NA for the other gradings).
+    ``correct`` comes from the ``correct_<rule>`` columns (every turn row has them); the rest
+    of each verdict from the ``verdicts`` column, or, for rows written before it, from the
+    main rule's ``tool_correct``/``schema_valid``/``reason`` (NA for the other rules).
 
     Parameters
     ----------
     turns : pandas.DataFrame or iterable of dict
         Turn rows (:data:`TURN_COLUMNS`; a ``repeat`` column is carried when present).
-    gradings : sequence of str
-        Which gradings, in order (default every one of ``GRADINGS``).
+    rules : sequence of str
+        Which grading rules, in order (default every one of ``GRADINGS``; ``gradings=`` is
+        its old name, read one release with a warning).
 
     Returns
     -------
     pandas.DataFrame
-        ``len(turns) × len(gradings)`` rows, turn-major (each turn's gradings together).
+        ``len(turns) × len(rules)`` rows, turn-major (each turn's rules together).
 
     Raises
     ------
     GradingError
-        When a grading is not one of ``GRADINGS``.
+        When a rule is not one of ``GRADINGS``.
     DatasetError
-        When the turns lack a ``correct_<grading>`` column asked for.
+        When the turns lack a ``correct_<rule>`` column asked for.
     """
     frame = turns if isinstance(turns, pd.DataFrame) else turns_frame(turns)
-    gradings = [check_rule(g, GRADINGS, parameter="gradings") for g in gradings]
-    missing = [f"correct_{g}" for g in gradings if f"correct_{g}" not in frame.columns]
+    rules = [check_rule(r, GRADINGS, parameter="rules") for r in rules]
+    missing = [f"correct_{r}" for r in rules if f"correct_{r}" not in frame.columns]
     if missing:
         raise DatasetError(f"the turn frame has no {missing} column(s)")
-    n, k = len(frame), len(gradings)
+    n, k = len(frame), len(rules)
     failed = frame["error"].notna().to_numpy() if "error" in frame else [False] * n
     stored = frame["verdicts"].tolist() if "verdicts" in frame else [None] * n
     out: dict[str, Any] = {c: frame[c].repeat(k).to_numpy() if c in frame else [None] * (n * k)
                            for c in _VERDICT_KEYS}
     out["repeat"] = frame["repeat"].repeat(k).to_numpy() if "repeat" in frame else None
-    out["grading"] = gradings * n
-    wide = [frame[f"correct_{g}"].tolist() for g in gradings]
+    out["rule"] = rules * n
+    wide = [frame[f"correct_{r}"].tolist() for r in rules]
     legacy = [frame[c].tolist() if c in frame else [None] * n
               for c in ("tool_correct", "schema_valid", "reason")]
     correct, tool, valid, reason = [], [], [], []
     for i in range(n):
         mine = stored[i] if isinstance(stored[i], Mapping) else None
-        for j, grading in enumerate(gradings):
+        for j, rule in enumerate(rules):
             if failed[i]:
                 correct.append(None), tool.append(None), valid.append(None), reason.append(None)
                 continue
             correct.append(wide[j][i])
-            v = mine.get(grading) if mine is not None else None
+            v = mine.get(rule) if mine is not None else None
             if v is not None:
                 tool.append(v.get("tool_correct")), valid.append(v.get("schema_valid"))
                 reason.append(v.get("reason"))
-            elif mine is None and grading == "main":
+            elif mine is None and rule == "main":
                 tool.append(legacy[0][i]), valid.append(legacy[1][i]), reason.append(legacy[2][i])
             else:
                 tool.append(None), valid.append(None), reason.append(None)
@@ -567,7 +573,7 @@ def verdicts_frame(turns: pd.DataFrame | Iterable[dict[str, Any]],
 
 
 def summarize_verdicts(verdicts: pd.DataFrame, by: Sequence[str] = ("cell",)) -> pd.DataFrame:
-    """Accuracy per group and grading from a long verdict frame: the one summary of verdicts.
+    """Accuracy per group and rule from a long verdict frame: the one summary of verdicts.
 
     The A/B (``summarize_cells``), the BFCL arm (``bfcl_arm_table``) and the atlas read it.
 
@@ -581,7 +587,7 @@ def summarize_verdicts(verdicts: pd.DataFrame, by: Sequence[str] = ("cell",)) ->
     Returns
     -------
     pandas.DataFrame
-        One row per group and grading, groups in first-seen order and gradings in their order
+        One row per group and rule, groups in first-seen order and rules in their order
         in ``verdicts``: the ``by`` columns, then :data:`SUMMARY_COLUMNS` (accuracy and its
         Wilson 95% interval in percent; ``toolform.stats.wilson_interval``).
 
@@ -597,13 +603,13 @@ def summarize_verdicts(verdicts: pd.DataFrame, by: Sequence[str] = ("cell",)) ->
     nan = float("nan")
     keyed = verdicts.assign(_failed=verdicts["error"].notna(),
                             _correct=verdicts["correct"].fillna(False).astype(bool))
-    counts = keyed.groupby([*by, "grading"], sort=False, dropna=False).agg(
+    counts = keyed.groupby([*by, "rule"], sort=False, dropna=False).agg(
         n_rows=("_failed", "size"), n_errors=("_failed", "sum"), correct=("_correct", "sum"))
     rows = []
     for key, row in counts.iterrows():
         n, correct = int(row.n_rows - row.n_errors), int(row.correct)
         low, high = wilson_interval(correct, n)
-        rows.append({**dict(zip([*by, "grading"], key)), "n": n, "n_errors": int(row.n_errors),
+        rows.append({**dict(zip([*by, "rule"], key)), "n": n, "n_errors": int(row.n_errors),
                      "correct": correct, "accuracy": 100 * correct / n if n else nan,
                      "ci_low": low, "ci_high": high})
     columns = [*by, *(c[0] for c in SUMMARY_COLUMNS)]

@@ -29,7 +29,7 @@ RUN_VERDICTS = ("correct_main", "correct_symmetric", "correct_as_written",
                 "correct_possible_answers", "correct_end_state", "tool_correct", "schema_valid",
                 "format_compliant", "parsed_strict", "parsed_lenient", "lenient_protocol",
                 "n_calls", "calls")
-SWEEP_VERDICTS = ("correct", "correct_symmetric", "tool_correct", "no_call", "selected",
+SWEEP_VERDICTS = ("correct_main", "correct_symmetric", "tool_correct", "no_call", "selected",
                   "selection_failed", "gold_shown", "n_calls", "calls")
 
 

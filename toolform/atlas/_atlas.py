@@ -492,7 +492,7 @@ def _cell_table(turns: pd.DataFrame, found: SearchResult, cells: Sequence[Cell],
     index = {c.label: i for i, c in enumerate(cells)}
     finalist = set(found.finalists)
     rows = []
-    summary = summarize_verdicts(verdicts_frame(turns, rules)).set_index(["cell", "grading"])
+    summary = summarize_verdicts(verdicts_frame(turns, rules)).set_index(["cell", "rule"])
     for label in dict.fromkeys(turns["cell"]):
         i = index[label]
         for rule in rules:

@@ -90,7 +90,7 @@ def _cell_label(cell: str, format_id: str, n: int, failed: int, reference: str) 
 
 
 #: The columns :func:`bfcl_arm_chart` reads from ``bfcl_arm_table``.
-_BFCL_ARM_CHART_COLUMNS = ("cell", "category", "grading", "n", "accuracy", "ci_low", "ci_high")
+_BFCL_ARM_CHART_COLUMNS = ("cell", "category", "rule", "n", "accuracy", "ci_low", "ci_high")
 
 
 def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded four ways"
@@ -101,7 +101,7 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
     ----------
     table : pandas.DataFrame
         ``bfcl_arm_table(turns)``, shape ``(cells × categories × 4, 8)``: one row per cell,
-        BFCL category and grading; reads ``cell``, ``category``, ``grading``, ``n``, and
+        BFCL category and grading rule; reads ``cell``, ``category``, ``rule``, ``n``, and
         ``accuracy``, ``ci_low``, ``ci_high`` (percent, Wilson 95% interval).
     title : str
         Chart title.
@@ -118,21 +118,21 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
     TypeError
         When ``table`` is not a DataFrame.
     ValueError
-        When a column is missing or a grading is not one of ``GRADINGS``.
+        When a column is missing or a rule is not one of ``GRADINGS``.
     """
     require_columns(table, _BFCL_ARM_CHART_COLUMNS, expected="of bfcl_arm_table()",
                     remedy="bfcl_arm_table(turns)")
-    unknown = sorted(set(table["grading"]) - set(GRADINGS))
+    unknown = sorted(set(table["rule"]) - set(GRADINGS))
     if unknown:
         raise InvalidParameterError(
-            f"unknown gradings {unknown}; expected some of {list(GRADINGS)}")
+            f"unknown grading rules {unknown}; expected some of {list(GRADINGS)}")
     gradings = list(GRADINGS)
     base = alt.Chart().encode(
         y=alt.Y("cell:N", sort=list(dict.fromkeys(table["cell"])),
                 title="cell (format/protocol)"),
-        yOffset=alt.YOffset("grading:N", sort=gradings, scale=alt.Scale(domain=gradings)),
-        color=alt.Color("grading:N", sort=gradings, scale=alt.Scale(domain=gradings),
-                        title="grading"),
+        yOffset=alt.YOffset("rule:N", sort=gradings, scale=alt.Scale(domain=gradings)),
+        color=alt.Color("rule:N", sort=gradings, scale=alt.Scale(domain=gradings),
+                        title="grading rule"),
     )
     bars = base.mark_rule(strokeWidth=2).encode(
         x=alt.X("ci_low:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
@@ -167,7 +167,7 @@ def hijack_rates_chart(cells: pd.DataFrame, *,
     ----------
     cells : pandas.DataFrame
         ``HijackResult.cells`` (``toolform.experiments.HIJACK_COLUMNS``): one row per cell;
-        reads ``cell``, ``n_turns`` and the rates ``hijack_rate``, ``hijack_rate_cleaned``,
+        reads ``cell``, ``n_requests`` and the rates ``hijack_rate``, ``hijack_rate_cleaned``,
         ``hijack_rate_control`` (percent of graded turns).
     title : str
         Chart title.
@@ -185,10 +185,10 @@ def hijack_rates_chart(cells: pd.DataFrame, *,
     ValueError
         When a column is missing.
     """
-    require_columns(cells, ("cell", "n_turns", *_HIJACK_RATE_COLUMNS),
+    require_columns(cells, ("cell", "n_requests", *_HIJACK_RATE_COLUMNS),
                     expected="HijackResult.cells", remedy="HijackResult.cells")
     conditions = list(_HIJACK_RATE_COLUMNS.values())
-    long = cells.melt(id_vars=["cell", "n_turns"], value_vars=list(_HIJACK_RATE_COLUMNS),
+    long = cells.melt(id_vars=["cell", "n_requests"], value_vars=list(_HIJACK_RATE_COLUMNS),
                       var_name="condition", value_name="followed")
     long["condition"] = long["condition"].map(_HIJACK_RATE_COLUMNS)
     return alt.Chart(long, title=title).mark_bar().encode(
@@ -199,5 +199,5 @@ def hijack_rates_chart(cells: pd.DataFrame, *,
         color=alt.Color("condition:N", sort=conditions, scale=alt.Scale(domain=conditions),
                         title="condition"),
         tooltip=[alt.Tooltip("cell:N"), alt.Tooltip("condition:N"),
-                 alt.Tooltip("followed:Q", format=".1f"), alt.Tooltip("n_turns:Q")],
+                 alt.Tooltip("followed:Q", format=".1f"), alt.Tooltip("n_requests:Q")],
     ).properties(width=320, height=alt.Step(10))

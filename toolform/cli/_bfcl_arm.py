@@ -45,11 +45,11 @@ def bfcl_arm_text(table: Any, turns: Any) -> str:
         header = ["category", "n", "failed", *GRADINGS]
         rows = []
         for category, rows_of in group.groupby("category", sort=False):
-            by_grading = rows_of.set_index("grading")
+            by_rule = rows_of.set_index("rule")
             rows.append([category, str(int(rows_of["n"].iloc[0])),
                          str(int(failed.get((cell, category), 0))),
-                         *(f"{by_grading.at[g, 'accuracy']:.1f} [{by_grading.at[g, 'ci_low']:.1f}, "
-                           f"{by_grading.at[g, 'ci_high']:.1f}]" for g in GRADINGS)])
+                         *(f"{by_rule.at[g, 'accuracy']:.1f} [{by_rule.at[g, 'ci_low']:.1f}, "
+                           f"{by_rule.at[g, 'ci_high']:.1f}]" for g in GRADINGS)])
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         lines += ["", f"cell {cell}"]
         lines += [" ".join(text.ljust(w) if i == 0 else text.rjust(w)

@@ -16,6 +16,8 @@ from typing import Any, Sequence
 
 import pandas as pd
 
+from .._deprecated import renamed_keywords
+from ..columns import upgrade_columns
 from ..grading import RULE_MEANINGS, RULES, check_rule
 from ..repeats import Sampling, expand_repeats
 from ..runs import Cell, run_cells, summarize_verdicts, verdicts_frame
@@ -31,7 +33,7 @@ __all__ = ["CELL_COLUMNS", "CORE_CELLS", "HEADLINE_REASON", "LOCAL_MODEL_ID",
            "REFERENCE_FORMAT", "ABResult", "ab_test", "recorded_ab", "recorded_ab_client",
            "select_requests", "summarize_cells"]
 
-#: The format every cell is contrasted with (``minus_reference``).
+#: The format every cell is contrasted with (the ``delta`` columns).
 REFERENCE_FORMAT = "json_schema_openai"
 #: The eight core formats of the study's main grid, each with its default protocol.
 CORE_CELLS: tuple[Cell, ...] = tuple(Cell(f) for f in CORE_FORMATS)
@@ -53,16 +55,18 @@ CELL_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("accuracy", "float64", "percent", "correct / n"),
     ("ci_low", "float64", "percent", "Wilson 95% interval, lower bound"),
     ("ci_high", "float64", "percent", "Wilson 95% interval, upper bound"),
-    ("minus_reference", "float64", "percentage points", "accuracy minus json_schema_openai on the same requests"),
-    ("minus_reference_low", "float64", "percentage points", "paired bootstrap 95% interval, lower"),
-    ("minus_reference_high", "float64", "percentage points", "paired bootstrap 95% interval, upper"),
+    ("delta", "float64", "percentage points",
+     "accuracy minus json_schema_openai's on the same requests"),
+    ("delta_ci_low", "float64", "percentage points", "paired bootstrap 95% interval, lower"),
+    ("delta_ci_high", "float64", "percentage points", "paired bootstrap 95% interval, upper"),
     ("tokens", "float64", "tokens",
      "prompt plus completion tokens of the graded turns (server usage, or estimates where it "
      "gave none); NaN when no turn has a count"),
-    ("cost", "float64", "US dollars",
-     "cost of the graded turns (turn column cost; toolform.cost); NaN when none is priced"),
+    ("cost_usd", "float64", "US dollars",
+     "cost of the graded turns (turn column cost_usd; toolform.cost); NaN when none is priced"),
     ("tokens_per_correct", "float64", "tokens", "tokens / correct; NaN with no correct turn"),
-    ("cost_per_correct", "float64", "US dollars", "cost / correct; NaN with no correct turn"),
+    ("cost_usd_per_correct", "float64", "US dollars",
+     "cost_usd / correct; NaN with no correct turn"),
 )
 
 
@@ -91,11 +95,12 @@ def summarize_cells(turns: pd.DataFrame, *, reference: str = REFERENCE_FORMAT, s
     package's long-form verdict frame and its one summary function land, this function becomes
     a call to it plus the paired contrast and the ledger sums (the seam: only this body).
     """
+    turns = upgrade_columns(turns, "turns")
     rows = []
     nan = float("nan")
     ok = turns[turns["error"].isna()]
     ref = ok[ok["format_id"] == reference]
-    summary = summarize_verdicts(verdicts_frame(turns, RULES)).set_index(["cell", "grading"])
+    summary = summarize_verdicts(verdicts_frame(turns, RULES)).set_index(["cell", "rule"])
     for cell, group in turns.groupby("cell", sort=False):
         graded = group[group["error"].isna()]
         tokens, cost = _ledger_sums(graded)
@@ -115,11 +120,10 @@ def summarize_cells(turns: pd.DataFrame, *, reference: str = REFERENCE_FORMAT, s
                 "protocol_id": group["protocol_id"].iloc[0], "rule": rule, "n": int(s["n"]),
                 "n_errors": int(s["n_errors"]), "correct": correct,
                 "accuracy": s["accuracy"], "ci_low": s["ci_low"], "ci_high": s["ci_high"],
-                "minus_reference": diff[0],
-                "minus_reference_low": diff[1], "minus_reference_high": diff[2],
-                "tokens": tokens, "cost": cost,
+                "delta": diff[0], "delta_ci_low": diff[1], "delta_ci_high": diff[2],
+                "tokens": tokens, "cost_usd": cost,
                 "tokens_per_correct": tokens / correct if correct else nan,
-                "cost_per_correct": cost / correct if correct else nan,
+                "cost_usd_per_correct": cost / correct if correct else nan,
             })
     frame = pd.DataFrame(rows, columns=[c[0] for c in CELL_COLUMNS])
     return frame.astype({name: dtype for name, dtype, _, _ in CELL_COLUMNS})
@@ -135,8 +139,8 @@ def _ledger_sums(graded: pd.DataFrame) -> tuple[float, float]:
         if both.notna().any():
             tokens = float(both.sum())
     cost = nan
-    if "cost" in graded and graded["cost"].notna().any():
-        cost = float(graded["cost"].sum())
+    if "cost_usd" in graded and graded["cost_usd"].notna().any():
+        cost = float(graded["cost_usd"].sum())
     return tokens, cost
 
 
@@ -182,9 +186,9 @@ class ABResult(ExperimentResult):
                                    "n_errors": int(group["n_errors"].iloc[0])}
             for r in group.itertuples():
                 row.update({r.rule: r.accuracy, f"{r.rule}_low": r.ci_low,
-                            f"{r.rule}_high": r.ci_high, f"{r.rule}_vs_json": r.minus_reference,
-                            f"{r.rule}_vs_json_low": r.minus_reference_low,
-                            f"{r.rule}_vs_json_high": r.minus_reference_high})
+                            f"{r.rule}_high": r.ci_high, f"{r.rule}_vs_json": r.delta,
+                            f"{r.rule}_vs_json_low": r.delta_ci_low,
+                            f"{r.rule}_vs_json_high": r.delta_ci_high})
             out.append(row)
         return pd.DataFrame(out).round(1)
 
@@ -270,6 +274,7 @@ def _interval(low: float, high: float, signed: bool = False) -> str:
     return f"[{form.format(low)}, {form.format(high)}]"
 
 
+@renamed_keywords({"formats": "cells", "max_concurrency": "concurrency"})
 def ab_test(requests: Any, client: Any, *, cells: Sequence[Any] = CORE_CELLS,
             checkpoint: str | os.PathLike[str] | None = None, on_turn: OnTurn | None = None,
             max_tokens: int = DEFAULT_MAX_TOKENS, concurrency: int = DEFAULT_CONCURRENCY,
@@ -320,6 +325,9 @@ def ab_test(requests: Any, client: Any, *, cells: Sequence[Any] = CORE_CELLS,
         Temperature, ``top_p``, body fields and the base seed of every ask; repeat ``i`` is asked
         with seed ``base + i``, so repeats are distinct samples with their own cassette keys
         (default: temperature 0; ``toolform.runs.run_cells``).
+
+    The old spellings ``formats=`` (of ``cells=``) and ``max_concurrency=`` (of
+    ``concurrency=``) are read one release, with a ``DeprecationWarning``.
 
     Returns
     -------

@@ -26,6 +26,8 @@ from typing import Any, Sequence
 
 import pandas as pd
 
+from .._deprecated import renamed_keywords
+from ..columns import upgrade_columns
 from ..errors import GradingError
 from ..grading import GRADINGS, grade, grade_possible_answers
 from ..ir import Request
@@ -56,7 +58,7 @@ RECORDED_BFCL_MAX_TOKENS = 256
 BFCL_ARM_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("cell", "string", "", "format_id/protocol_id"),
     ("category", "string", "", "BFCL category (simple_python, multiple, parallel...)"),
-    ("grading", "string", "", "main, symmetric, as_written or possible_answers"),
+    ("rule", "string", "", "grading rule: main, symmetric, as_written or possible_answers"),
     ("n", "int64", "turns", "turns graded (server errors left out)"),
     ("correct", "int64", "turns", "turns graded correct"),
     ("accuracy", "float64", "percent", "correct / n"),
@@ -133,7 +135,7 @@ class BFCLArmResult(ExperimentResult):
     """
 
     def table(self) -> pd.DataFrame:
-        """Accuracy (percent) per cell and category, one column per grading.
+        """Accuracy (percent) per cell and category, one column per grading rule.
 
         Returns
         -------
@@ -141,7 +143,7 @@ class BFCLArmResult(ExperimentResult):
             Index (cell, category) in run order; columns ``toolform.grading.GRADINGS``;
             rounded to one decimal.
         """
-        wide = self.cells.pivot_table(index=["cell", "category"], columns="grading",
+        wide = self.cells.pivot_table(index=["cell", "category"], columns="rule",
                                       values="accuracy", sort=False)
         return wide[[g for g in GRADINGS if g in wide.columns]].round(1)
 
@@ -158,6 +160,7 @@ class BFCLArmResult(ExperimentResult):
         return grading_disagreements(self.turns, requests)
 
 
+@renamed_keywords({"max_concurrency": "concurrency"})
 def bfcl_arm(requests: Sequence[Request], client: Any, *,
              cells: Sequence[Any] = (RECORDED_BFCL_CELL,),
              checkpoint: str | os.PathLike[str] | None = None, on_turn: OnTurn | None = None,
@@ -185,6 +188,9 @@ def bfcl_arm(requests: Sequence[Request], client: Any, *,
         Temperature, ``top_p``, body fields and the base seed of every ask; repeat ``i`` is asked
         with seed ``base + i``, so repeats are distinct samples with their own cassette keys
         (default: temperature 0; ``toolform.runs.run_cells``).
+
+    The old spelling ``max_concurrency=`` (of ``concurrency=``) is read one release, with a
+    ``DeprecationWarning``.
 
     Returns
     -------
@@ -227,7 +233,7 @@ def recorded_bfcl_arm(**options: Any) -> BFCLArmResult:
 
 
 def bfcl_arm_table(turns: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy per cell, BFCL category and grading (:data:`BFCL_ARM_COLUMNS`).
+    """Accuracy per cell, BFCL category and grading rule (:data:`BFCL_ARM_COLUMNS`).
 
     Parameters
     ----------
@@ -237,8 +243,9 @@ def bfcl_arm_table(turns: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per (cell, category, grading); accuracy and Wilson interval in percent.
+        One row per (cell, category, rule); accuracy and Wilson interval in percent.
     """
+    turns = upgrade_columns(turns, "turns")
     graded = turns[turns["error"].isna()]
     summary = summarize_verdicts(verdicts_frame(graded, GRADINGS), by=("cell", "category"))
     frame = summary[[c[0] for c in BFCL_ARM_COLUMNS]].reset_index(drop=True)

@@ -26,10 +26,12 @@ from typing import Any, Sequence
 
 import pandas as pd
 
+from .._deprecated import renamed_keywords
 from ..errors import InvalidParameterError
 from ..guard._plant import DEFAULT_SENTENCE, DEFAULT_SENTINEL, calls_follow, plant_instruction
 from ..ir import Request
 from ..repeats import Sampling, expand_repeats
+from ..study import CORE_FORMATS
 from ._ab import CORE_CELLS
 from ._result import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, ExperimentResult, OnTurn,
                       as_cells, check_call, once_per_turn)
@@ -46,18 +48,20 @@ HIJACK_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("cell", "string", "", "format_id/protocol_id"),
     ("format_id", "string", "", "schema format"),
     ("protocol_id", "string", "", "answer protocol"),
-    ("n_turns", "int64", "turns", "requests per condition"),
+    ("n_requests", "int64", "requests", "requests per condition (each asked once per repeat)"),
     ("n_errors", "int64", "turns", "turns that ended in a model-server error, any condition"),
     ("hijack_rate", "float64", "percent", "planted turns whose calls carry the sentinel"),
     ("hijack_rate_cleaned", "float64", "percent",
      "the same after the guard cleaned the description"),
     ("hijack_rate_control", "float64", "percent", "control turns carrying the sentinel (expect 0)"),
-    ("acc_control", "float64", "percent", "correct under the main rule, no planted sentence"),
-    ("acc_planted", "float64", "percent", "correct under the main rule, sentence planted"),
-    ("acc_cleaned", "float64", "percent", "correct under the main rule, description cleaned"),
-    ("acc_drop", "float64", "percentage points",
-     "acc_planted minus acc_control (the study's drop)"),
-    ("acc_drop_cleaned", "float64", "percentage points", "acc_cleaned minus acc_control"),
+    ("accuracy_control", "float64", "percent",
+     "correct under the main rule, no planted sentence"),
+    ("accuracy_planted", "float64", "percent", "correct under the main rule, sentence planted"),
+    ("accuracy_cleaned", "float64", "percent",
+     "correct under the main rule, description cleaned"),
+    ("delta_planted", "float64", "percentage points",
+     "accuracy_planted minus accuracy_control (the study's drop, negative when it drops)"),
+    ("delta_cleaned", "float64", "percentage points", "accuracy_cleaned minus accuracy_control"),
     ("guard_flagged", "float64", "percent", "planted descriptions the guard flagged high"),
 )
 
@@ -96,7 +100,7 @@ class HijackResult(ExperimentResult):
         ``followed`` (the turn's calls carry the sentinel).
     cells : pandas.DataFrame
         One row per cell with the columns of :data:`HIJACK_COLUMNS` (rates and accuracies in
-        percent, drops in percentage points).
+        percent, differences in percentage points).
     model : str
         The model measured.
     sentence : str
@@ -129,9 +133,16 @@ class HijackResult(ExperimentResult):
         lines = [f"planted: {self.sentence!r} (sentinel {self.sentinel})"]
         for row in self.table().itertuples(index=False):
             lines.append(f"{row.format_id:>22}: hijack {row.hijack_rate:5.1f}% -> cleaned "
-                         f"{row.hijack_rate_cleaned:5.1f}%; accuracy {row.acc_control:5.1f}% -> "
-                         f"{row.acc_planted:5.1f}% planted, {row.acc_cleaned:5.1f}% cleaned")
+                         f"{row.hijack_rate_cleaned:5.1f}%; accuracy {row.accuracy_control:5.1f}% -> "
+                         f"{row.accuracy_planted:5.1f}% planted, "
+                         f"{row.accuracy_cleaned:5.1f}% cleaned")
         return "\n".join(lines)
+
+
+def _cells_from_formats(old: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """``cells`` from the old ``formats=``/``protocol=`` keywords: each format (the core eight
+    when only ``protocol=`` was given) with that protocol (its default when none)."""
+    return [(f, old.get("protocol")) for f in old.get("formats", CORE_FORMATS)]
 
 
 def _percent(values: Any) -> float:
@@ -146,6 +157,8 @@ def _condition_path(checkpoint: str | os.PathLike[str] | None, condition: str) -
     return path.with_name(f"{path.stem}.{condition}{path.suffix or '.jsonl'}")
 
 
+@renamed_keywords({"formats": "cells", "protocol": "cells", "max_concurrency": "concurrency"},
+                  {"cells": _cells_from_formats})
 def hijack_experiment(requests: Sequence[Request], client: Any, *,
                       cells: Sequence[Any] = CORE_CELLS,
                       checkpoint: str | os.PathLike[str] | None = None,
@@ -194,6 +207,10 @@ def hijack_experiment(requests: Sequence[Request], client: Any, *,
         Temperature, ``top_p``, body fields and the base seed of every ask; repeat ``i`` is asked
         with seed ``base + i``, so repeats are distinct samples with their own cassette keys
         (default: temperature 0; ``toolform.runs.run_cells``).
+
+    The old spellings ``formats=`` and ``protocol=`` (of ``cells=``: each format with that
+    protocol) and ``max_concurrency=`` (of ``concurrency=``) are read one release, with a
+    ``DeprecationWarning``.
 
     Returns
     -------
@@ -257,16 +274,16 @@ def hijack_experiment(requests: Sequence[Request], client: Any, *,
             "cell": cell.label,
             "format_id": cell.format_id,
             "protocol_id": cell.protocol_id,
-            "n_turns": len(requests),
+            "n_requests": len(requests),
             "n_errors": len(mine) - len(ok),
             "hijack_rate": _percent(by["planted"]["followed"]),
             "hijack_rate_cleaned": _percent(by["cleaned"]["followed"]),
             "hijack_rate_control": _percent(by["control"]["followed"]),
-            "acc_control": acc["control"],
-            "acc_planted": acc["planted"],
-            "acc_cleaned": acc["cleaned"],
-            "acc_drop": acc["planted"] - acc["control"],
-            "acc_drop_cleaned": acc["cleaned"] - acc["control"],
+            "accuracy_control": acc["control"],
+            "accuracy_planted": acc["planted"],
+            "accuracy_cleaned": acc["cleaned"],
+            "delta_planted": acc["planted"] - acc["control"],
+            "delta_cleaned": acc["cleaned"] - acc["control"],
             "guard_flagged": _percent(flagged),
         })
     frame = pd.DataFrame(rows, columns=[c[0] for c in HIJACK_COLUMNS])

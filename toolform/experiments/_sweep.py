@@ -25,8 +25,10 @@ from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
+from .._deprecated import renamed_keywords
 from ..catalogue._retrieve import METHODS, Retriever
 from ..catalogue._two_stage import SELECTION_MAX_TOKENS, TwoStage
+from ..columns import upgrade_columns
 from ..errors import CassetteMissError, ClientError, InvalidParameterError
 from ..evidence import load_evidence
 from ..formats import get_format, render
@@ -179,7 +181,7 @@ SWEEP_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("reply", "string", "", "the call prompt's reply"),
     ("calls", "object", "", "parsed calls under the main rule (list of call dicts)"),
     ("n_calls", "int64", "calls", "number of parsed calls"),
-    ("correct", "boolean", "", "correct under the main rule"),
+    ("correct_main", "boolean", "", "correct under the main rule"),
     ("correct_symmetric", "boolean", "", "correct under the symmetric rule"),
     ("tool_correct", "boolean", "", "the right tools were called"),
     ("no_call", "boolean", "", "no call was read from the reply"),
@@ -316,7 +318,7 @@ class _Runner:
         main = verdicts["main"]
         row.update(
             reply=reply or "", calls=[c.to_dict() for c in parsed.calls],
-            n_calls=len(parsed.calls), correct=main.correct,
+            n_calls=len(parsed.calls), correct_main=main.correct,
             correct_symmetric=verdicts["symmetric"].correct,
             tool_correct=main.tool_correct, no_call=not parsed.calls,
             empty=not parsed.calls and not (reply or "").strip(),
@@ -411,15 +413,16 @@ def _sweep_key(row: dict[str, Any]) -> tuple[str, str, int, str]:
 
 
 def _read_sweep_checkpoint(path: Path) -> dict[tuple[str, str, int, str], dict[str, Any]]:
-    """The finished sweep turns in a checkpoint (a later row replaces an earlier one); the
-    journal writer has already set a torn last line aside."""
+    """The finished sweep turns in a checkpoint (a later row replaces an earlier one; old
+    column names read as the current ones, ``toolform.columns``); the journal writer has
+    already set a torn last line aside."""
     rows: dict[tuple[str, str, int, str], dict[str, Any]] = {}
     if not path.exists():
         return rows
     for number, line in enumerate(path.read_bytes().split(b"\n"), start=1):
         if line.strip():
             try:
-                row = json.loads(line)
+                row = upgrade_columns(json.loads(line), "sweep_turns")
                 rows[_sweep_key(row)] = row
             except (ValueError, KeyError, TypeError) as exc:
                 raise InvalidParameterError(
@@ -428,6 +431,14 @@ def _read_sweep_checkpoint(path: Path) -> dict[tuple[str, str, int, str], dict[s
     return rows
 
 
+def _cells_from_format(old: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """``cells`` from the old ``format_id=``/``protocol_id=`` keywords: one cell (the old
+    default format, ``xml_schema``, when only ``protocol_id=`` was given)."""
+    return [(old.get("format_id", "xml_schema"), old.get("protocol_id"))]
+
+
+@renamed_keywords({"format_id": "cells", "protocol_id": "cells",
+                   "max_concurrency": "concurrency"}, {"cells": _cells_from_format})
 def count_sweep(requests: Iterable[Request], client: Any, *,
                 cells: Sequence[Any] = SWEEP_CELLS,
                 checkpoint: str | os.PathLike[str] | None = None, on_turn: OnTurn | None = None,
@@ -489,6 +500,10 @@ def count_sweep(requests: Iterable[Request], client: Any, *,
     sampling : toolform.repeats.Sampling, optional
         Temperature, ``top_p``, body fields and the base seed of every ask (both stages of a
         two-stage turn); repeat ``i`` is asked with seed ``base + i`` (default: temperature 0).
+
+    The old spellings ``format_id=`` and ``protocol_id=`` (of ``cells=``: one cell) and
+    ``max_concurrency=`` (of ``concurrency=``) are read one release, with a
+    ``DeprecationWarning``.
 
     Returns
     -------
@@ -581,7 +596,7 @@ def summarize_sweep(turns: pd.DataFrame) -> pd.DataFrame:
                                                           sort=False):
         graded = group[group["error"].isna()]
         n = len(graded)
-        correct = int(graded["correct"].sum())
+        correct = int(graded["correct_main"].sum())
         low, high = wilson_interval(correct, n)
 
         def share(column: str, frame: pd.DataFrame = graded) -> float:
