@@ -3,8 +3,11 @@ reading, hostile replies (fuzzing is in ``test_protocols_fuzz.py``)."""
 
 from __future__ import annotations
 
+import ast
+import difflib
 import json
 import time
+import warnings
 from typing import Any
 
 import pytest
@@ -19,6 +22,7 @@ from toolform.protocols import get_protocol, parse_reply, protocol_ids
 from toolform.protocols._limits import MAX_DEPTH
 from toolform.protocols._loose_json import loads_loose
 from toolform.protocols._names import resolve_name
+from toolform.protocols._python import _MAY_WARN
 from toolform.protocols._renest import renest
 from toolform.protocols._text import strip_think
 from toolform.protocols._values import coerce_text
@@ -303,6 +307,50 @@ def test_name_resolution_levels():
     assert resolve_name("get_wether", TOOLS) == ("get_weather", "nearest")
     assert resolve_name("get_wether", TOOLS, nearest=False) == ("get_wether", None)
     assert resolve_name("search_web", TOOLS) == ("search_web", None)
+
+
+def _nearest_by_difflib(name: str, names: list[str]) -> str | None:
+    """The nearest step as difflib says it: the first name of the highest ratio >= 0.85."""
+    best, best_ratio = None, 0.0
+    for n in names:
+        r = difflib.SequenceMatcher(None, name, n, autojunk=False).ratio()
+        if r >= 0.85 and r > best_ratio:
+            best, best_ratio = n, r
+    return best
+
+
+_NAME_CHARS = st.text("abcdeAB_-. ", min_size=1, max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NAME_CHARS, min_size=1, max_size=6, unique=True), _NAME_CHARS)
+def test_nearest_name_is_difflibs_nearest(names, name):
+    # the nearest step skips names by difflib's ratio bounds without building a matcher
+    tools = Toolset(tuple(ToolIR(name=n) for n in names))
+    got, how = resolve_name(name, tools)
+    folded = [n for n in names if n.casefold() == name.casefold()]
+    if name in names or len(folded) == 1 or how == "separator":
+        return
+    assert (got if how == "nearest" else None) == _nearest_by_difflib(name, names)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["f(", ")", "x=1", "'a'", "1", "0x1f", "if", "or", "in", " ",
+                                 "\n", "\\", "\\d", "1.5", "1j", "_", "é", "٣", "b'x'",
+                                 "f'{x}'", ","]), max_size=10).map("".join))
+def test_python_sources_read_without_catching_warnings_do_not_warn(source):
+    # py_parse_source catches warnings only where Python's parser can warn
+    if _MAY_WARN.search(source) is not None:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            ast.parse(source)
+        except SyntaxError:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with pytest.raises(SyntaxError):  # a real syntax error, not a warning raised
+                    ast.parse(source)
 
 
 def test_names_are_resolved_and_reported():

@@ -6,6 +6,7 @@ import difflib
 import functools
 import itertools
 import re
+from collections import Counter
 
 from ..ir import ToolIR, Toolset
 from ._text import contains
@@ -23,6 +24,16 @@ _NOT_SEPARATOR = re.compile(r"[^-_.\s]")
 
 def _sep_key(name: str) -> str:
     return _SEPARATORS.sub("", name).casefold()
+
+
+@functools.lru_cache(maxsize=256)
+def _name_keys(names: tuple[str, ...]) -> tuple[int, tuple[str, ...], tuple[str, ...],
+                                                tuple[Counter[str], ...]]:
+    """Per toolset's names, what :func:`resolve_name` compares a name with: the longest
+    name's length, each name case-folded, its separator key and its character counts
+    (memoised: parsers resolve many words against the same few names)."""
+    return (max(map(len, names), default=0), tuple(n.casefold() for n in names),
+            tuple(_sep_key(n) for n in names), tuple(Counter(n) for n in names))
 
 
 def resolve_name(name: str, toolset: Toolset, *, nearest: bool = True
@@ -51,32 +62,38 @@ def resolve_name(name: str, toolset: Toolset, *, nearest: bool = True
     """
     if name in toolset:
         return name, None
-    names = toolset.names
+    names = tuple(toolset.names)
+    longest, folded_names, sep_keys, char_counts = _name_keys(names)
     # case folding makes a name at most three times longer, so a name with more characters
     # than three times the longest tool's, separators aside, fits no step (the nearest one
     # needs lengths within a factor of 1.35); a long word is refused without a pass over it
-    bound = 3 * max(map(len, names), default=0)
+    bound = 3 * longest
     if len(name) > bound and next(itertools.islice(_NOT_SEPARATOR.finditer(name), bound, None),
                                   None) is not None:
         return name, None
     folded_name = name.casefold()
-    folded = [n for n in names if n.casefold() == folded_name]
+    folded = [n for n, f in zip(names, folded_names) if f == folded_name]
     if len(folded) == 1:
         return folded[0], "case"
     key = _sep_key(name)
-    loose = [n for n in names if _sep_key(n) == key]
+    loose = [n for n, k in zip(names, sep_keys) if k == key]
     if len(loose) == 1:
         return loose[0], "separator"
     if nearest and names:
         best, best_ratio = None, NAME_RATIO
-        for n in names:
-            # ratio <= 2*min/(len sum): skip lengths that cannot reach the threshold
+        name_counts = Counter(name)
+        for n, n_counts in zip(names, char_counts):
+            # a ratio is at most 2 * min(lengths) / (sum of lengths)
             if 2 * min(len(n), len(name)) < NAME_RATIO * (len(n) + len(name)):
                 continue
-            m = difflib.SequenceMatcher(None, name, n, autojunk=False)
-            if m.real_quick_ratio() < best_ratio or m.quick_ratio() < best_ratio:
+            # difflib's real_quick_ratio and quick_ratio bounds, computed without building a
+            # SequenceMatcher (most names fail them; building one costs more than both)
+            length = len(n) + len(name)
+            common = sum(min(c, n_counts.get(ch, 0)) for ch, c in name_counts.items())
+            if 2.0 * min(len(n), len(name)) / length < best_ratio \
+                    or 2.0 * common / length < best_ratio:
                 continue
-            r = m.ratio()
+            r = difflib.SequenceMatcher(None, name, n, autojunk=False).ratio()
             if r > best_ratio or (best is None and r >= best_ratio):
                 best, best_ratio = n, r
         if best is not None:

@@ -560,8 +560,10 @@ def parse_reply(reply: Any, toolset: Toolset, protocol_id: str, *, rule: str | N
             notes.append(f"name read as {triple[1]!r} ({triple[2]})")
         notes.extend(f"moved {', '.join(m.keys)} into {m.path} (re-nesting repair)"
                      for m in moves)
-        parsed_calls.append(replace(call, span=kept.origin_span(call.span),
-                                    repairs=tuple(notes)))
+        span = kept.origin_span(call.span)
+        # most calls need neither a span moved nor a repair noted: no copy then
+        parsed_calls.append(call if span == call.span and len(notes) == len(call.repairs)
+                            else replace(call, span=span, repairs=tuple(notes)))
     compliant = (parsed_strict and not foreign_shapes) or (
         not parsed_lenient and not broken and not native and not foreign_shapes)
     return ParsedReply(

@@ -141,10 +141,17 @@ def py_read_call(node: ast.Call, toolset: Toolset) -> ToolCall | None:
     return ToolCall(name, arguments)
 
 
+# what Python's parser can warn about: an escape sequence (a backslash) and a number run into
+# a word ("invalid decimal literal": ``1if``); a source with neither cannot warn
+_MAY_WARN = re.compile(r"\\|\d[^\W\d]")
+
+
 def py_parse_source(source: str, mode: str) -> ast.AST:
     """``ast.parse`` with every failure as ``SyntaxError`` (Python's parser caps nesting at
     200 levels itself; values deeper than ``MAX_DEPTH`` are refused by ``to_json_value``)."""
     try:
+        if _MAY_WARN.search(source) is None:  # catching warnings costs more than most parses
+            return ast.parse(source, mode=mode)
         with warnings.catch_warnings():  # "invalid escape sequence" in model text is not ours
             warnings.simplefilter("ignore")
             return ast.parse(source, mode=mode)
