@@ -314,7 +314,7 @@ def test_atlas_finds_the_planted_cell_resumes_and_replays(tmp_path):
     recorder = ReplayClient(cassette, client, mode="record")
     result = atlas(list(_requests()), recorder, formats=FORMATS, protocols=PROTOCOLS,
                    rules=("main", "symmetric"), budget_turns=80, checkpoint=checkpoint,
-                   max_concurrency=2)
+                   concurrency=2)
     assert result.best == "xml_schema/xml_call"
     assert result.turns_spent == client.asked <= 80
     assert result.full_grid_turns == 12 * 12 and result.n_requests == 12
@@ -345,7 +345,7 @@ def test_atlas_keeps_failed_turns_as_rows(tmp_path):
     client = OracleClient(_planted_accuracy,
                           fail=lambda fmt, protocol, rid: fmt == "typescript" and rid.endswith("3"))
     result = atlas(list(_requests()), client, formats=FORMATS, protocols=PROTOCOLS,
-                   budget_turns=60, max_concurrency=1)
+                   budget_turns=60, concurrency=1)
     failed = result.turns[result.turns["error"].notna()]
     assert len(failed) and failed["error"].str.contains("server down").all()
     assert result.cells.set_index("cell").loc[failed["cell"].iloc[0], "n_errors"] >= 1
@@ -372,7 +372,7 @@ def test_recorded_validation_keeps_its_splits_apart():
 
 
 def test_recorded_atlas_replays_its_cassette():
-    found = atlas_pkg.recorded_atlas(max_concurrency=1)
+    found = atlas_pkg.recorded_atlas(concurrency=1)
     assert found.turns["error"].isna().all()
     assert found.turns_spent <= atlas_pkg.RECORDED_ATLAS_BUDGET
     assert found.full_grid_turns == len(atlas_pkg.RECORDED_ATLAS_PAIRS) * 20

@@ -54,6 +54,20 @@ def test_table_counts_match_the_turns(turns):
         assert row.ci_low <= row.accuracy <= row.ci_high
 
 
+def test_table_counts_failed_turns_apart(turns):
+    failed = turns.copy()
+    first = failed.index[failed["category"] == "simple_python"][:3]
+    failed.loc[first, "error"] = "HTTP 503"  # three turns lost to the server
+    table = bfcl_arm_table(failed).set_index(["category", "rule"])
+    simple = (turns["category"] == "simple_python").sum()
+    for rule in GRADINGS:
+        row = table.loc[("simple_python", rule)]
+        assert (row.n, row.n_errors) == (simple - 3, 3)
+        kept = turns[(turns["category"] == "simple_python") & ~turns.index.isin(first)]
+        assert row.correct == int(kept[f"correct_{rule}"].sum())
+    assert (table.loc["multiple", "n_errors"] == 0).all()
+
+
 def test_cli_replays_and_prints_four_gradings(tmp_path):
     result = CliRunner().invoke(app, ["bfcl-arm", "--out", str(tmp_path), "--no-progress",
                                       "--concurrency", "2"])

@@ -162,3 +162,28 @@ def test_end_to_end_from_a_measured_sweep(turns):
     assert at4["selection_accuracy"] == 100.0
     assert at4["end_to_end"] == pytest.approx(at4["recall"])
     assert math.isnan(frame[frame["k"] == 1]["end_to_end"].iloc[0]) is False
+
+
+def test_a_resumed_sweep_regrades_turns_graded_by_other_code(tmp_path, requests):
+    import json
+
+    from toolform.grading import grading_version
+
+    path = tmp_path / "sweep.jsonl"
+    client = CatalogueFake(requests, confused_above=32)
+    fresh = count_sweep(requests, client, sizes=SIZES, strategies=STRATEGIES, concurrency=1,
+                        checkpoint=path).turns
+    assert (fresh["grading_version"] == grading_version()).all()
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for row in rows:  # as an older grader might have left them: a stale stamp, verdicts flipped
+        row.update(grading_version="old", correct_main=not row["correct_main"], calls=[])
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    asked = len(client.log)
+    resumed = count_sweep(requests, client, sizes=SIZES, strategies=STRATEGIES, concurrency=1,
+                          checkpoint=path).turns
+    assert len(client.log) == asked  # re-graded from the stored replies: no model asked
+    for column in ("correct_main", "correct_symmetric", "tool_correct", "calls", "n_calls",
+                   "grading_version"):
+        assert resumed[column].tolist() == fresh[column].tolist(), column
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2 * len(rows)  # the re-graded rows were appended to the checkpoint

@@ -338,3 +338,27 @@ def test_repeats_are_asked_with_the_sampling_and_one_seed_each(name, client, run
     # every request is asked once with seed 5 (repeat 0) and once with seed 6 (repeat 1)
     assert seeds[:len(seeds) // 2] == [5] * (len(seeds) // 2), (name, seeds)
     assert seeds[len(seeds) // 2:] == [6] * (len(seeds) // 2), (name, seeds)
+
+
+# -- the A/B states its noise floor (issue 19, point 3) -----------------------------------------
+
+def test_the_ab_report_and_chart_state_the_noise_floor():
+    from toolform.stats import noise_floor
+
+    result = ex.recorded_ab(concurrency=1)
+    floor = result.noise_floor()
+    assert floor == noise_floor(result.turns, "json_schema_openai/json_object", rule="symmetric")
+    # 50 pairs a cell, 145 of 350 pooled pairs discordant: 24.9 points at 80% power, alpha 0.05
+    assert (floor["n"], floor["n_discordant"], floor["n_pairs"]) == (50, 145, 350)
+    assert round(floor["mde_points"], 1) == 24.9
+    assert "differences smaller than 24.9 points cannot be told apart" in " ".join(
+        result.report().split())
+    subtitle = " ".join(result.chart().to_dict()["title"]["subtitle"])
+    assert "Differences smaller than 24.9 points cannot be told apart in this run" in subtitle
+
+
+def test_an_ab_without_the_reference_cell_states_no_floor():
+    result = ex.ab_test(REQUESTS, GoldClient(REQUESTS), cells=CELLS[1:], n=4)
+    assert result.noise_floor() is None
+    assert "Noise floor" not in result.report()
+    assert len(result.chart().to_dict()["title"]["subtitle"]) == 2

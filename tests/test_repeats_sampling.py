@@ -88,7 +88,7 @@ def test_repeats_are_seeded_samples_and_a_cassette_replays_them(tmp_path):
 
 def test_atlas_repeats_are_samples():
     found = atlas(REQUESTS, SeededClient(), formats=["json_schema_openai"],
-                  protocols=["json_object"], budget_turns=6, repeats=3, max_concurrency=1,
+                  protocols=["json_object"], budget_turns=6, repeats=3, concurrency=1,
                   search="halving", sampling=Sampling(temperature=0.7, seed=BASE_SEED))
     _check(found.turns)
     assert "temperature 0.7" in found.summary()

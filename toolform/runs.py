@@ -50,7 +50,7 @@ from .protocols import parse_reply
 from .stats import wilson_interval
 from .tokens import estimate_tokens
 
-__all__ = ["SUMMARY_COLUMNS", "TURN_COLUMNS", "VERDICT_COLUMNS", "Cell", "read_checkpoint",
+__all__ = ["DEFAULT_CONCURRENCY", "DEFAULT_MAX_TOKENS", "SUMMARY_COLUMNS", "TURN_COLUMNS", "VERDICT_COLUMNS", "Cell", "read_checkpoint",
            "run_cells", "summarize_verdicts", "turns_frame", "verdicts_frame"]
 
 
@@ -82,6 +82,13 @@ class Cell:
         """``format_id/protocol_id``: the cell's name in tables and charts."""
         return f"{self.format_id}/{self.protocol_id}"
 
+
+#: Completion budget per turn, in tokens: the runner's default and every experiment's (the
+#: committed recordings keep the budget they were recorded with, ``RECORDED_*_MAX_TOKENS``: the
+#: budget is part of each cassette key).
+DEFAULT_MAX_TOKENS = 256
+#: Requests in flight at once: the runner's default and every experiment's.
+DEFAULT_CONCURRENCY = 4
 
 #: The declared columns of a turn row: (name, dtype, unit, meaning).
 TURN_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
@@ -337,8 +344,9 @@ def _end_state(calls: Sequence[Any], request: Request) -> bool | None:
 
 
 def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *,
-              checkpoint: str | os.PathLike[str] | None = None, max_concurrency: int = 4,
-              max_tokens: int = 256, progress: bool = True,
+              checkpoint: str | os.PathLike[str] | None = None,
+              max_concurrency: int = DEFAULT_CONCURRENCY, max_tokens: int = DEFAULT_MAX_TOKENS,
+              progress: bool = True,
               stop: threading.Event | None = None, executor: Executor | str | None = None,
               cassette: str | os.PathLike[str] | None = None,
               price: Price | str = "frontier_api",

@@ -24,11 +24,12 @@ from typing import Any, Callable, Iterator
 
 SNAPSHOT_DIR = Path(__file__).resolve().parent / "verdicts"
 
-#: Columns of a run-engine turn row that carry a verdict or what the parser read.
+#: Columns of a run-engine turn row that carry a verdict or what the parser read (``verdicts``:
+#: each rule's correct, tool_correct, schema_valid and reason).
 RUN_VERDICTS = ("correct_main", "correct_symmetric", "correct_as_written",
                 "correct_possible_answers", "correct_end_state", "tool_correct", "schema_valid",
                 "format_compliant", "parsed_strict", "parsed_lenient", "lenient_protocol",
-                "n_calls", "calls")
+                "n_calls", "calls", "verdicts")
 SWEEP_VERDICTS = ("correct_main", "correct_symmetric", "tool_correct", "no_call", "selected",
                   "selection_failed", "gold_shown", "n_calls", "calls")
 
@@ -82,6 +83,13 @@ def _catalogue_sweep() -> Iterator[dict[str, Any]]:
     yield from _rows(turns, ("strategy", "n_tools", "request_id"), SWEEP_VERDICTS)
 
 
+def _atlas() -> Iterator[dict[str, Any]]:
+    from toolform.atlas import recorded_atlas
+
+    turns = recorded_atlas(concurrency=1).turns
+    yield from _rows(turns, ("cell", "request_id"), RUN_VERDICTS)
+
+
 def _hijack() -> Iterator[dict[str, Any]]:
     from toolform.experiments import RECORDED_HIJACK_SENTENCES, recorded_hijack
 
@@ -94,6 +102,7 @@ def _hijack() -> Iterator[dict[str, Any]]:
 #: cassette file name -> the replay that re-grades it
 EXPERIMENTS: dict[str, Callable[[], Iterator[dict[str, Any]]]] = {
     "ab8_qwen2.5-coder-0.5b-instruct": _ab8,
+    "atlas_qwen2.5-coder-0.5b-instruct": _atlas,
     "bfcl_arm_qwen2.5-coder-0.5b-instruct": _bfcl_arm,
     "catalogue_sweep_qwen2.5-coder-0.5b-instruct": _catalogue_sweep,
     "hijack_qwen2.5-coder-0.5b-instruct": _hijack,

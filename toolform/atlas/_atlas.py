@@ -17,11 +17,13 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from .._deprecated import renamed_keywords
 from ..errors import GradingError, InvalidParameterError
 from ..grading import GRADINGS, check_rule
 from ..ir import Request
 from ..repeats import NOT_SAMPLED, Sampling, expand_repeats
-from ..runs import Cell, run_cells, summarize_verdicts, verdicts_frame
+from ..runs import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, Cell, run_cells, summarize_verdicts,
+                    verdicts_frame)
 from ..stats import noise_floor, paired_contrasts
 from ._grid import carry_grid
 from ._search import SearchResult, confidence_elimination, successive_halving
@@ -230,13 +232,14 @@ def _asker(cells: Sequence[Cell], requests: Sequence[Request], client: Any,
     return ask
 
 
+@renamed_keywords({"max_concurrency": "concurrency"})
 def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
           protocols: Sequence[str] | None = None,
           pairs: Sequence[tuple[str, str]] | None = None, rules: Sequence[str] = ("main",),
           budget_turns: int, n_requests: int | None = None, seed: int = 0,
           checkpoint: str | os.PathLike[str] | None = None, search: str = "elimination",
-          eta: float = 3.0, finalists: int = 4, max_concurrency: int = 4,
-          max_tokens: int = 160, progress: bool = False,
+          eta: float = 3.0, finalists: int = 4, concurrency: int = DEFAULT_CONCURRENCY,
+          max_tokens: int = DEFAULT_MAX_TOKENS, progress: bool = False,
           stop: threading.Event | None = None, repeats: int = 1,
           on_turn: Any = None, sampling: Sampling | None = None) -> AtlasResult:
     """Search the format × protocol grid for a model's best cells within a turn budget.
@@ -275,9 +278,12 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
         bounds, the validated default) or :func:`toolform.atlas.successive_halving`.
     eta, finalists
         Passed to :func:`toolform.atlas.successive_halving` (``search="halving"`` only).
-    max_concurrency, max_tokens, progress, stop, on_turn
-        Passed to :func:`toolform.runs.run_cells` (``on_turn`` sees each turn of every round's
-        run; ``toolform.experiments.atlas`` reports each turn once).
+    concurrency, max_tokens, progress, stop, on_turn
+        Passed to :func:`toolform.runs.run_cells` (``concurrency`` as its ``max_concurrency``;
+        defaults the runner's and every experiment's, ``toolform.runs.DEFAULT_*``; the recorded
+        atlas keeps its own budget, :data:`RECORDED_ATLAS_MAX_TOKENS`). ``on_turn`` sees each
+        turn of every round's run; ``toolform.experiments.atlas`` reports each turn once. The
+        old spelling ``max_concurrency=`` is read one release, with a ``DeprecationWarning``.
     repeats : int, default 1
         Times each request is asked (after the draw; the search treats each repeat as a request of the pool; ``toolform.repeats.expand_repeats``: repeat ``i``
         has the id ``<id>#repeat<i>``; ``toolform.repeats.repeat_summary`` reads pass@k,
@@ -331,7 +337,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     p_index = {p: j for j, p in enumerate(dict.fromkeys(carried["protocol_id"]))}
     collected: list[pd.DataFrame] = []
     sampling = sampling if sampling is not None else Sampling()
-    run_options = {"max_concurrency": max_concurrency, "max_tokens": max_tokens,
+    run_options = {"max_concurrency": concurrency, "max_tokens": max_tokens,
                    "progress": progress, "stop": stop, "on_turn": on_turn,
                    "sampling": sampling}
     ask = _asker(cells, pool, client, checkpoint, rules[0], run_options, collected, stop)
@@ -362,7 +368,7 @@ def recorded_atlas_requests() -> list[Request]:
 
 def _recorded_options() -> dict[str, Any]:
     return {"pairs": RECORDED_ATLAS_PAIRS,
-            "rules": ("main", "symmetric", "as_written", "possible_answers"),
+            "rules": GRADINGS,
             "budget_turns": RECORDED_ATLAS_BUDGET, "seed": RECORDED_ATLAS_DRAW[2],
             "search": RECORDED_ATLAS_SEARCH,
             "max_tokens": RECORDED_ATLAS_MAX_TOKENS}
@@ -378,7 +384,7 @@ def recorded_atlas(**run_options: Any) -> AtlasResult:
     Parameters
     ----------
     **run_options
-        Passed to :func:`atlas` (``max_concurrency``, ``progress``...).
+        Passed to :func:`atlas` (``concurrency``, ``progress``...).
 
     Returns
     -------
@@ -429,8 +435,9 @@ class _SeededClient:
         return {**self.live.describe(), "seeded_from": str(self.seed.cassette)}
 
 
+@renamed_keywords({"max_concurrency": "concurrency"})
 def record_atlas(base_url: str, *, cassette: str | os.PathLike[str] | None = None,
-                 checkpoint: str | os.PathLike[str] | None = None, max_concurrency: int = 1,
+                 checkpoint: str | os.PathLike[str] | None = None, concurrency: int = 1,
                  progress: bool = True) -> AtlasResult:
     """Record the illustration atlas against a live local-model server.
 
@@ -446,8 +453,9 @@ def record_atlas(base_url: str, *, cassette: str | os.PathLike[str] | None = Non
         Where to record (default: the packaged :data:`RECORDED_ATLAS_CASSETTE`).
     checkpoint : path, optional
         The run's checkpoint, to resume a recording that stopped.
-    max_concurrency : int, default 1
-        Requests in flight (the local server answers one at a time).
+    concurrency : int, default 1
+        Requests in flight (the local server answers one at a time; ``max_concurrency=`` is
+        its old spelling, read one release with a warning).
     progress : bool
         Show progress bars.
 
@@ -459,13 +467,13 @@ def record_atlas(base_url: str, *, cassette: str | os.PathLike[str] | None = Non
     from ..clients import OpenAICompatClient, ReplayClient
     from ..datasets import data_path
 
-    live = OpenAICompatClient(base_url, LOCAL_MODEL_ID, max_concurrency=max_concurrency,
+    live = OpenAICompatClient(base_url, LOCAL_MODEL_ID, max_concurrency=concurrency,
                               timeout=RECORDED_ATLAS_TIMEOUT_S, retries=1)
     seed = ReplayClient(data_path(RECORDED_AB_CASSETTE), model=LOCAL_MODEL_ID, mode="replay")
     target = cassette if cassette is not None else _atlas_cassette()
     client = ReplayClient(target, _SeededClient(seed, live), mode="auto")
     return atlas(recorded_atlas_requests(), client, checkpoint=checkpoint,
-                 max_concurrency=max_concurrency, progress=progress, **_recorded_options())
+                 concurrency=concurrency, progress=progress, **_recorded_options())
 
 
 def _turns_with_rounds(collected: list[pd.DataFrame], found: SearchResult, cells: Sequence[Cell],

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import altair as alt
 import pandas as pd
 
-from ..errors import InvalidParameterError
+from ..grading import GRADINGS, RULES, check_rule
 from ._frames import require_columns
-from ..grading import GRADINGS
 
 __all__ = ["ab_chart", "bfcl_arm_chart", "hijack_rates_chart"]
 
-RULE_ORDER = ["main", "symmetric", "as_written"]
 
 #: The columns :func:`ab_chart` reads from ``ABResult.cells``.
 _AB_CHART_COLUMNS = ("cell", "format_id", "rule", "n", "n_errors", "accuracy", "ci_low",
@@ -19,7 +19,7 @@ _AB_CHART_COLUMNS = ("cell", "format_id", "rule", "n", "n_errors", "accuracy", "
 
 
 def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B",
-             reference: str = "json_schema_openai") -> alt.LayerChart:
+             reference: str = "json_schema_openai", note: str | None = None) -> alt.LayerChart:
     """Accuracy per cell and grading rule: a point at the accuracy, a bar over its interval.
 
     Each cell's axis label carries its n (graded turns) and, when turns failed, how many; the
@@ -35,6 +35,9 @@ def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B",
         Chart title.
     reference : str, default "json_schema_openai"
         The format whose cell the contrasts are taken against (marked on its label).
+    note : str, optional
+        A sentence for the subtitle's last lines (``ABResult.chart`` gives the run's noise
+        floor, ``toolform.stats.noise_floor_sentence``), wrapped at 90 characters.
 
     Returns
     -------
@@ -57,12 +60,14 @@ def ab_chart(cells: pd.DataFrame, *, title: str = "Eight-cell A/B",
     subtitle = ["points: accuracy (% of graded turns); bars: Wilson 95% interval",
                 f"n = {n_turns[0] if len(n_turns) == 1 else 'as labelled'} graded turns per "
                 f"cell; contrasts are taken against the {reference} cell"]
+    if note:
+        subtitle += textwrap.wrap(note, 90)
     base = alt.Chart(shown).encode(
         # the labels name the cells (format/protocol); an axis title would sit over them
         y=alt.Y("label:N", sort=list(dict.fromkeys(shown["label"])), title=None,
                 axis=alt.Axis(labelLimit=360)),
-        yOffset=alt.YOffset("rule:N", sort=RULE_ORDER, scale=alt.Scale(domain=RULE_ORDER)),
-        color=alt.Color("rule:N", sort=RULE_ORDER, scale=alt.Scale(domain=RULE_ORDER),
+        yOffset=alt.YOffset("rule:N", sort=list(RULES), scale=alt.Scale(domain=list(RULES))),
+        color=alt.Color("rule:N", sort=list(RULES), scale=alt.Scale(domain=list(RULES)),
                         title="grading rule"),
     )
     bars = base.mark_rule(strokeWidth=2).encode(
@@ -100,7 +105,7 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
     Parameters
     ----------
     table : pandas.DataFrame
-        ``bfcl_arm_table(turns)``, shape ``(cells × categories × 4, 8)``: one row per cell,
+        ``bfcl_arm_table(turns)``, shape ``(cells × categories × 4, 9)``: one row per cell,
         BFCL category and grading rule; reads ``cell``, ``category``, ``rule``, ``n``, and
         ``accuracy``, ``ci_low``, ``ci_high`` (percent, Wilson 95% interval).
     title : str
@@ -118,14 +123,12 @@ def bfcl_arm_chart(table: pd.DataFrame, *, title: str = "The BFCL arm, graded fo
     TypeError
         When ``table`` is not a DataFrame.
     ValueError
-        When a column is missing or a rule is not one of ``GRADINGS``.
+        When a column is missing, or a rule is not one of ``GRADINGS`` (``GradingError``).
     """
     require_columns(table, _BFCL_ARM_CHART_COLUMNS, expected="of bfcl_arm_table()",
                     remedy="bfcl_arm_table(turns)")
-    unknown = sorted(set(table["rule"]) - set(GRADINGS))
-    if unknown:
-        raise InvalidParameterError(
-            f"unknown grading rules {unknown}; expected some of {list(GRADINGS)}")
+    for rule in dict.fromkeys(table["rule"]):
+        check_rule(rule, GRADINGS, parameter="the table's rule column")
     gradings = list(GRADINGS)
     base = alt.Chart().encode(
         y=alt.Y("cell:N", sort=list(dict.fromkeys(table["cell"])),

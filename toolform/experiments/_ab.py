@@ -21,7 +21,8 @@ from ..columns import upgrade_columns
 from ..grading import RULE_MEANINGS, RULES, check_rule
 from ..repeats import Sampling, expand_repeats
 from ..runs import Cell, run_cells, summarize_verdicts, verdicts_frame
-from ..stats import paired_bootstrap
+from ..errors import InvalidParameterError
+from ..stats import noise_floor, paired_bootstrap
 from ..recordings import (LOCAL_MODEL_ID, RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS,
                           RECORDED_AB_MAX_TOKENS, select_requests)
 from ..study import CORE_FORMATS
@@ -237,14 +238,41 @@ class ABResult(ExperimentResult):
             f"The best cell is chosen under {head}" + (
                 f": {HEADLINE_REASON}" if head == "symmetric" else "") + ".",
         ]
+        floor = self.noise_floor()
+        if floor is not None:
+            sentence = floor["sentence"]
+            notes.append(f"Noise floor under {head}: {sentence[0].lower()}{sentence[1:]}")
         wrapped = [textwrap.fill(note, width) for note in [*notes, self.summary()]]
         return "\n".join(wrapped[:1] + [""] + lines + [""] + wrapped[1:])
 
     def chart(self) -> Any:
-        """Altair chart: accuracy per cell with 95% intervals, one colour per rule."""
+        """Altair chart: accuracy per cell with 95% intervals, one colour per rule; the
+        subtitle states the run's noise floor (:meth:`noise_floor`)."""
         from ..charts import ab_chart
 
-        return ab_chart(self.cells, title=f"Eight-cell A/B on {self.model}")
+        floor = self.noise_floor()
+        return ab_chart(self.cells, title=f"Eight-cell A/B on {self.model}",
+                        note=None if floor is None else floor["sentence"])
+
+    def noise_floor(self) -> dict[str, Any] | None:
+        """The smallest difference this run could tell apart, under the headline rule, in the
+        cells' pairs with the reference cell (``json_schema_openai``'s).
+
+        Returns
+        -------
+        dict or None
+            ``toolform.stats.noise_floor`` of the turns (``mde_points`` in percentage points,
+            ``n`` requests, ``discordance`` as a proportion, ``sentence`` in words); None when
+            there is no reference cell, or no other cell shares a graded request with it.
+        """
+        references = [c for c in dict.fromkeys(self.turns["cell"])
+                      if c.startswith(f"{REFERENCE_FORMAT}/")]
+        if not references or not self.headline_rule:
+            return None
+        try:
+            return noise_floor(self.turns, references[0], rule=self.headline_rule)
+        except InvalidParameterError:  # nothing paired with the reference: no floor to state
+            return None
 
     def summary(self) -> str:
         """One line: the best cell, its accuracy and interval under the headline rule."""

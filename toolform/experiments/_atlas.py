@@ -99,7 +99,7 @@ def atlas(requests: Any, client: Any, *, cells: Sequence[Any] | None = None,
     found = search_grid(requests, client, formats=formats, protocols=protocols, pairs=pairs,
                         rules=rules, budget_turns=budget_turns, n_requests=n_requests,
                         seed=seed, checkpoint=checkpoint, search=search, eta=eta,
-                        finalists=finalists, max_concurrency=concurrency,
+                        finalists=finalists, concurrency=concurrency,
                         max_tokens=max_tokens, progress=progress, stop=stop, repeats=repeats,
                         on_turn=once_per_turn(on_turn, ("model", "cell", "request_id")),
                         sampling=sampling)

@@ -60,6 +60,7 @@ BFCL_ARM_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("category", "string", "", "BFCL category (simple_python, multiple, parallel...)"),
     ("rule", "string", "", "grading rule: main, symmetric, as_written or possible_answers"),
     ("n", "int64", "turns", "turns graded (server errors left out)"),
+    ("n_errors", "int64", "turns", "turns lost to a server error"),
     ("correct", "int64", "turns", "turns graded correct"),
     ("accuracy", "float64", "percent", "correct / n"),
     ("ci_low", "float64", "percent", "Wilson 95% interval, low end"),
@@ -243,11 +244,11 @@ def bfcl_arm_table(turns: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per (cell, category, rule); accuracy and Wilson interval in percent.
+        One row per (cell, category, rule): graded turns ``n``, failed turns ``n_errors``,
+        accuracy and its Wilson interval in percent.
     """
     turns = upgrade_columns(turns, "turns")
-    graded = turns[turns["error"].isna()]
-    summary = summarize_verdicts(verdicts_frame(graded, GRADINGS), by=("cell", "category"))
+    summary = summarize_verdicts(verdicts_frame(turns, GRADINGS), by=("cell", "category"))
     frame = summary[[c[0] for c in BFCL_ARM_COLUMNS]].reset_index(drop=True)
     return frame.astype({name: dtype for name, dtype, _, _ in BFCL_ARM_COLUMNS})
 

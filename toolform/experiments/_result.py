@@ -29,16 +29,9 @@ from typing import Any, Callable, Iterable, Sequence
 import pandas as pd
 
 from ..errors import InvalidParameterError
-from ..runs import Cell
+from ..runs import DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, Cell
 
 __all__ = ["DEFAULT_CONCURRENCY", "DEFAULT_MAX_TOKENS", "ExperimentResult", "OnTurn", "as_cells"]
-
-#: Completion budget per turn, in tokens, of every experiment (the runner's own default). The
-#: committed recordings keep the budget they were recorded with (``RECORDED_*_MAX_TOKENS``):
-#: the budget is part of each cassette key.
-DEFAULT_MAX_TOKENS = 256
-#: Requests in flight at once, for every experiment that asks a model.
-DEFAULT_CONCURRENCY = 4
 
 #: The progress callback: called with each finished turn's row.
 OnTurn = Callable[[dict[str, Any]], None]

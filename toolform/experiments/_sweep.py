@@ -33,7 +33,7 @@ from ..errors import CassetteMissError, ClientError, InvalidParameterError
 from ..evidence import load_evidence
 from ..formats import get_format, render
 from ..generator import decoy_catalogue
-from ..grading import grade_rules
+from ..grading import grade_rules, grading_version, select_calls
 from ..ir import Request, Toolset
 from ..journal import JournalWriter
 from ..protocols import parse_reply
@@ -196,6 +196,9 @@ SWEEP_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("cost_usd", "float64", "US dollars", "prompt and reply tokens at the chosen price setting"),
     ("latency_s", "float64", "seconds", "model time over all stages"),
     ("error", "string", "", "model server error, else empty"),
+    ("grading_version", "string", "",
+     "stamp of the parser and grader code that gave the verdicts (toolform.grading."
+     "grading_version); a resumed sweep re-grades a turn whose stamp differs"),
 )
 
 #: Declared columns of :func:`summarize_sweep`: (name, dtype, unit, meaning).
@@ -313,15 +316,8 @@ class _Runner:
             reply, shown = None, row.get("shown_tools", 0)
             row["error"] = f"{type(exc).__name__}: {exc}"
         row["shown_tools"] = shown
-        parsed = parse_reply(reply or "", catalogue, self.protocol_id)
-        verdicts = grade_rules(parsed, request.gold, catalogue)  # each distinct selection once
-        main = verdicts["main"]
         row.update(
-            reply=reply or "", calls=[c.to_dict() for c in parsed.calls],
-            n_calls=len(parsed.calls), correct_main=main.correct,
-            correct_symmetric=verdicts["symmetric"].correct,
-            tool_correct=main.tool_correct, no_call=not parsed.calls,
-            empty=not parsed.calls and not (reply or "").strip(),
+            reply=reply or "",
             schema_tokens=acc.schema_tokens, prompt_tokens=acc.prompt_tokens,
             completion_tokens=acc.completion_tokens, model_calls=acc.model_calls,
             cost_usd=(acc.prompt_tokens * self.prices[0]
@@ -329,7 +325,23 @@ class _Runner:
             latency_s=acc.latency_s,
         )
         row.setdefault("gold_shown", False)
-        return row
+        return self.graded(row, request, catalogue)
+
+    def graded(self, row: dict[str, Any], request: Request,
+               catalogue: Toolset | None = None) -> dict[str, Any]:
+        """``row`` with the verdict columns of its reply, read and graded by the current code
+        (a fresh turn and a stale one resumed from a checkpoint go through it alike)."""
+        if catalogue is None:
+            catalogue = self.catalogue(request, int(row["n_tools"]))
+        reply = row["reply"]
+        parsed = parse_reply(reply, catalogue, self.protocol_id)
+        verdicts = grade_rules(parsed, request.gold, catalogue)  # each distinct selection once
+        main = verdicts["main"]
+        calls = select_calls(parsed, "main", nearest=True)  # as read: nearest names resolved
+        return {**row, "calls": [c.to_dict() for c in calls], "n_calls": len(calls),
+                "correct_main": main.correct, "correct_symmetric": verdicts["symmetric"].correct,
+                "tool_correct": main.tool_correct, "no_call": not calls,
+                "empty": not calls and not reply.strip(), "grading_version": grading_version()}
 
     def _one_prompt(self, request: Request, catalogue: Toolset, strategy: Strategy,
                     row: dict[str, Any], acc: _Turn) -> tuple[str | None, int]:
@@ -536,6 +548,12 @@ def count_sweep(requests: Iterable[Request], client: Any, *,
         done = _read_sweep_checkpoint(Path(checkpoint)) if checkpoint is not None else {}
         keys = [(runner.cell, s.id, n, r.id) for runner, r, n, s in jobs]
         kept = {k: done[k] for k in keys if k in done and not done[k].get("error")}
+        for (runner, request, _, _), k in zip(jobs, keys):
+            if k in kept and kept[k].get("grading_version") != grading_version():
+                # graded by other code: read and graded again from its reply, no model asked
+                kept[k] = runner.graded(kept[k], request)
+                if writer is not None:
+                    writer.append(kept[k])
         todo = [job for job, k in zip(jobs, keys) if k not in kept]
         if on_turn is not None:
             for k in keys:
