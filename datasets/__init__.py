@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from toolform.errors import DatasetError
+from toolform.errors import DatasetError, NotFoundError
 from toolform.io import load_tools
 from toolform.ir import Request, Toolset
 
@@ -64,14 +64,14 @@ class Dataset:
 
         Raises
         ------
-        KeyError
-            When no request has that id.
+        NotFoundError
+            When no request has that id (a ``KeyError`` too).
         """
         if isinstance(key, str):
             for request in self.requests:
                 if request.id == key:
                     return request
-            raise KeyError(f"no request {key!r} in dataset {self.name!r}")
+            raise NotFoundError(f"no request {key!r} in dataset {self.name!r}", key=key)
         return self.requests[key]
 
     def frame(self) -> Any:

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from toolform.errors import EvidenceError
+from toolform.errors import EvidenceError, NotFoundError
 
 __all__ = ["EvidenceColumn", "EvidenceRow", "EvidenceTable", "evidence_tables", "load_evidence"]
 
@@ -149,14 +149,15 @@ class EvidenceTable:
 
         Raises
         ------
-        KeyError
-            When the table has no such column (the message lists the columns it has).
+        NotFoundError
+            When the table has no such column (a ``KeyError`` too; the message lists the
+            columns it has).
         """
         for c in self.columns:
             if c.name == name:
                 return c
-        raise KeyError(f"evidence table {self.id!r} has no column {name!r}; "
-                       f"columns: {', '.join(c.name for c in self.columns)}")
+        raise NotFoundError(f"evidence table {self.id!r} has no column {name!r}; "
+                            f"columns: {', '.join(c.name for c in self.columns)}", key=name)
 
     def frame(self) -> pd.DataFrame:
         """The rows as a new DataFrame with the declared columns and dtypes.

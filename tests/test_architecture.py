@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib
 import types
 from pathlib import Path
@@ -179,16 +180,84 @@ def test_all_is_a_sorted_literal_equal_to_the_public_members(name):
         assert getattr(module, attr) is not None
 
 
+#: Every builtin exception class (``KeyError``, ``RuntimeError``, ``FileExistsError``...).
+BUILTIN_ERRORS = frozenset(n for n, v in vars(builtins).items()
+                           if isinstance(v, type) and issubclass(v, BaseException))
+
+
+def _python_convention(builtin: str, where: str, scopes: tuple[ast.AST, ...]) -> bool:
+    """Whether Python itself asks for this builtin here: ``AttributeError`` from a
+    ``__getattr__`` (a module's, one a factory returns, an object's: ``hasattr`` and
+    ``getattr(x, name, default)`` rely on it), ``NotImplementedError`` from a method a subclass
+    overrides, ``SystemExit`` from a ``__main__`` module, and the ``SyntaxError`` of
+    ``py_parse_source``, which stands in for ``ast.parse`` and whose callers all catch it."""
+    function = next((s.name for s in reversed(scopes)
+                     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if builtin == "AttributeError":
+        return function == "__getattr__"
+    if builtin == "NotImplementedError":
+        return (function is not None and len(scopes) >= 2 and isinstance(scopes[-2], ast.ClassDef)
+                and isinstance(scopes[-1], (ast.FunctionDef, ast.AsyncFunctionDef)))
+    if builtin == "SystemExit":
+        return where.endswith("/__main__.py")
+    if builtin == "SyntaxError":
+        return where == "toolform/protocols/_python.py" and function == "py_parse_source"
+    return False
+
+
+def _builtin_errors_made(tree: ast.AST, where: str) -> list[str]:
+    """``file:line Name`` for every builtin exception raised or built (``raise KeyError(...)``,
+    ``raise RuntimeError``, ``return ValueError(...)`` for a later ``raise``) outside the
+    Python conventions above. A bare ``raise`` and ``raise exc`` re-raise and are not counted."""
+    found: list[str] = []
+
+    def visit(node: ast.AST, scopes: tuple[ast.AST, ...]) -> None:
+        made = None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            made = node.func.id
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Name):
+            made = node.exc.id
+        if made in BUILTIN_ERRORS and not _python_convention(made, where, scopes):
+            found.append(f"{where}:{node.lineno} {made}")
+        inner = (*scopes, node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                     ast.ClassDef)) else scopes
+        for child in ast.iter_child_nodes(node):
+            visit(child, inner)
+
+    visit(tree, ())
+    return found
+
+
 def test_toolform_raises_errors_from_its_tree():
     bare = []
     for name, path in _modules().items():
         where = path.relative_to(ROOT).as_posix()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Raise) and node.exc is not None:
-                called = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-                if isinstance(called, ast.Name) and called.id in ("ValueError", "TypeError"):
-                    bare.append(f"{where}:{node.lineno}")
+        bare += _builtin_errors_made(ast.parse(path.read_text(encoding="utf-8")), where)
     assert bare == []
+
+
+def test_the_raise_check_sees_every_builtin_and_allows_only_the_conventions():
+    source = (
+        "def f():\n    raise KeyError('k')\n"
+        "def g():\n    raise RuntimeError\n"
+        "def h():\n    return FileExistsError('taken')\n"
+        "def __getattr__(name):\n    raise AttributeError(name)\n"
+        "class Base:\n    def run(self):\n        raise NotImplementedError\n"
+        "    def __getattr__(self, name):\n        raise AttributeError(name)\n"
+        "    def size(self):\n        raise AttributeError('size')\n"
+        "def helper():\n    raise NotImplementedError\n"
+        "def py_parse_source(s, mode):\n    raise SyntaxError(s)\n"
+        "def again():\n    try:\n        pass\n    except KeyError:\n        raise\n")
+    made = [f.split(" ", 1)[1] for f in _builtin_errors_made(ast.parse(source), "toolform/x.py")]
+    # only a __getattr__ may raise AttributeError; a module-level function is not abstract;
+    # py_parse_source's SyntaxError is allowed in toolform/protocols/_python.py only
+    assert made == ["KeyError", "RuntimeError", "FileExistsError", "AttributeError",
+                    "NotImplementedError", "SyntaxError"]
+    assert _builtin_errors_made(ast.parse("raise SystemExit(main())\n"),
+                                "toolform/generator/__main__.py") == []
+    assert _builtin_errors_made(ast.parse("def py_parse_source(s, mode):\n"
+                                          "    raise SyntaxError(s)\n"),
+                                "toolform/protocols/_python.py") == []
 
 
 def test_the_error_tree_is_drawn_with_every_error():
@@ -202,3 +271,24 @@ def test_the_error_tree_is_drawn_with_every_error():
     assert issubclass(InvalidParameterError, (ToolFormError, ValueError))
     assert issubclass(ParameterTypeError, TypeError) and issubclass(ParameterTypeError,
                                                                     InvalidParameterError)
+
+
+def test_lookups_that_find_nothing_raise_not_found_errors_that_are_key_errors():
+    import pandas as pd
+
+    from toolform.catalogue import run_mission
+    from toolform.errors import NotFoundError, ToolFormError
+    from toolform.frontier import pareto_front
+    from toolform.guard import get_rule
+    from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
+
+    toolset = Toolset((ToolIR("ping", "Check a host.", (ParamIR("host", TypeIR("string")),)),))
+    for lookup, says in ((lambda: toolset["pong"], "no tool named 'pong'"),
+                         (lambda: get_rule("TS999"), "no guard rule 'TS999'; rules: TS101"),
+                         (lambda: run_mission("nope"), "unknown mission 'nope'; missions: "),
+                         (lambda: pareto_front(pd.DataFrame({"tokens": [1]})),
+                          "pareto_front needs columns ['accuracy']")):
+        with pytest.raises(KeyError) as caught:  # what callers caught before still catches
+            lookup()
+        assert isinstance(caught.value, NotFoundError) and isinstance(caught.value, ToolFormError)
+        assert str(caught.value).startswith(says)  # not quoted, as a bare KeyError would be

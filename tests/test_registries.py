@@ -1,5 +1,5 @@
 """What the registries write for every entry: the shared docstring sections, the spec tag, and
-re-registration with ``replace=True`` (a notebook cell run twice)."""
+re-registration with ``replace=True`` (a notebook cell run twice), for formats and protocols."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from toolform._registry import Registry
 from toolform.errors import RegistryError, UnknownFormatError
 from toolform.formats import FORMATS, format_ids, get_format, register_format, render
 from toolform.formats._registry import renderer_doc
-from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
+from toolform.ir import ParamIR, ToolCall, ToolIR, Toolset, TypeIR
+from toolform.protocols import (PROTOCOLS, ParsedCall, Protocol, get_protocol, protocol_ids,
+                                register_protocol)
 from toolform.study import CORE_FORMATS
 
 SECTIONS = ("Parameters", "Returns", "Raises", "Notes")
@@ -107,6 +109,48 @@ def test_a_second_registration_without_replace_still_raises(scratch_formats):
         register_format(name="x", family="nope", default_protocol="json_object",
                         description="A test format.", replace=True)(twice_registered)
     assert get_format("twice_registered").family == "prose"
+
+
+@pytest.fixture
+def scratch_protocols(monkeypatch):
+    """The protocol registry as it is, restored after the test (no test protocol leaks)."""
+    monkeypatch.setattr(PROTOCOLS, "_entries", dict(PROTOCOLS._entries))
+    return PROTOCOLS
+
+
+def test_a_notebook_cell_that_registers_a_protocol_can_run_twice(scratch_protocols):
+    def cell(marker: str, **replace: bool) -> type[Protocol]:
+        @register_protocol(name="Names on lines", description="One tool name per line.",
+                           supports_parallel=True, **replace)
+        class NamesOnLines(Protocol):
+            instruction = "Answer with the name of each tool to call, one per line."
+
+            def write(self, calls, toolset):
+                return "\n".join(marker + c.name for c in calls)
+
+            def read(self, text, toolset):
+                return [ParsedCall(line.removeprefix(marker), {}, (0, len(text)))
+                        for line in text.splitlines() if line.startswith(marker)]
+
+        return NamesOnLines
+
+    first = cell("> ")
+    position = protocol_ids().index("names_on_lines")
+    assert position == len(protocol_ids()) - 1
+    with pytest.raises(RegistryError, match="protocol 'names_on_lines' is registered twice "
+                                            r"\(pass replace=True"):
+        cell("! ")
+    assert type(get_protocol("names_on_lines").protocol) is first  # the refused one changed nothing
+    second = cell("! ", replace=True)
+    assert protocol_ids().index("names_on_lines") == position
+    assert protocol_ids().count("names_on_lines") == 1
+    spec = get_protocol("names_on_lines")
+    assert type(spec.protocol) is second is not first
+    assert spec.protocol.parse("! ping", _one_tool()) == [ToolCall("ping")]
+
+
+def test_the_test_protocol_does_not_outlive_its_test():
+    assert "names_on_lines" not in protocol_ids()
 
 
 def test_registry_add_replace_keeps_the_position():

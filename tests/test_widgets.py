@@ -767,3 +767,14 @@ def test_the_ab_panels_old_poll_s_keyword_still_works_with_a_warning():
     with pytest.warns(DeprecationWarning, match="refresh_s"):
         panel = ABTestPanel(poll_s=0.2)
     assert panel.refresh_s == 0.2
+
+
+def test_no_free_checkpoint_name_is_an_output_exists_error(tmp_path, monkeypatch):
+    from toolform.errors import OutputExistsError
+    from toolform.widgets import _ab_panel
+
+    monkeypatch.setattr(_ab_panel.Path, "exists", lambda self: True)
+    with pytest.raises(FileExistsError, match="no free checkpoint name beside") as taken:
+        _ab_panel._fresh_beside(tmp_path / "turns.jsonl")  # what callers caught before
+    assert isinstance(taken.value, OutputExistsError)
+    assert taken.value.path == str(tmp_path / "turns.jsonl")

@@ -189,11 +189,13 @@ class Situation:
 
         Raises
         ------
-        ValueError
-            Naming the first bad field, what it allows and the value given.
+        InvalidParameterError
+            Naming the first bad field, what it allows and the value given (a ``ValueError``).
         """
-        def bad(name: str, allowed: str) -> ValueError:
-            return ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")
+        def bad(name: str, allowed: str) -> InvalidParameterError:
+            value = getattr(self, name)
+            return InvalidParameterError(f"{name} must be {allowed}, got {value!r}",
+                                         parameter=name, allowed=allowed, value=value)
 
         for name in ("model", "family"):
             if getattr(self, name) is not None and not isinstance(getattr(self, name), str):

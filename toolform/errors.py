@@ -17,6 +17,11 @@ The tree::
     │   └── CassetteMissError (KeyError)     replay-only mode met a request it has no recording of
     ├── DatasetError (ValueError)      a dataset is missing or malformed
     ├── EvidenceError                  an evidence table is missing or altered
+    ├── NotFoundError (KeyError)       a lookup by name or id found nothing (a tool in a toolset,
+    │                                  a column, a mission, a guard rule, a request, a world's row);
+    │                                  names what was asked for and what there is
+    ├── OutputExistsError (FileExistsError)  a file ToolForm would write is taken (it never
+    │                                  overwrites); names the path
     ├── InvalidParameterError (ValueError)   a function was given a value outside what it allows;
     │   │                                names the parameter, what is allowed and what was given
     │   │                                (constraints as data: ``toolform.validation``)
@@ -28,8 +33,14 @@ The tree::
     └── LoaderWarning                  a tool file loaded, but holds something probably unmeant; named
                                        by a code, with file, tool, JSON path (``Toolset.warnings``)
 
-Subclasses of ``ValueError``, ``TypeError``, ``KeyError`` and ``ImportError`` are there so that callers who
-already catch those keep working.
+Subclasses of ``ValueError``, ``TypeError``, ``KeyError``, ``FileExistsError`` and ``ImportError`` are
+there so that callers who already catch those keep working.
+
+Builtin exceptions are raised only where Python's protocols ask for them: ``AttributeError`` from a
+``__getattr__`` (a module's or an object's), ``NotImplementedError`` from a base class's method a
+subclass overrides, ``SystemExit`` from a ``__main__`` module, and ``SyntaxError`` from the
+protocols' ``py_parse_source``, which stands in for ``ast.parse`` and whose callers all catch it
+(``tests/test_architecture.py`` holds the list).
 """
 
 from __future__ import annotations
@@ -45,6 +56,8 @@ __all__ = [
     "LoaderWarning",
     "MissingDependencyError",
     "ModelServerError",
+    "NotFoundError",
+    "OutputExistsError",
     "ParameterTypeError",
     "ParseError",
     "RegistryError",
@@ -285,6 +298,37 @@ class DatasetError(ToolFormError, ValueError):
 
 class EvidenceError(ToolFormError):
     """An evidence table is missing, or its checksum does not match the manifest."""
+
+
+class NotFoundError(ToolFormError, KeyError):
+    """A lookup by name or id found nothing: no tool of that name in a toolset, no such column
+    in a frame or an evidence table, no mission, guard rule or dataset request with that id, no
+    row of a generated world with that key. A ``KeyError`` too, so ``except KeyError`` and
+    ``Mapping.get`` keep working.
+
+    Parameters
+    ----------
+    message : str
+        What was asked for, where, and what there is.
+    key : object, optional
+        The name or id looked up.
+    """
+
+    def __init__(self, message: str, *, key: object = None) -> None:
+        self.key = key
+        super().__init__(message)
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the message
+        return self.args[0]
+
+
+class OutputExistsError(ToolFormError, FileExistsError):
+    """A file ToolForm would write is already there, and ToolForm never overwrites one.
+    ``path`` is the file (or the one a free name was sought beside)."""
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        self.path = path
+        super().__init__(message)
 
 
 _NOT_GIVEN = object()

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from .errors import InvalidParameterError
+from .errors import InvalidParameterError, NotFoundError
 
 __all__ = ["pareto_front", "on_pareto_front"]
 
@@ -79,15 +79,15 @@ def pareto_front(points: pd.DataFrame, *, cost: str = "tokens",
 
     Raises
     ------
-    KeyError
-        When a column is missing (the message names the columns there are).
+    NotFoundError
+        When a column is missing (a ``KeyError`` too; the message names the columns there are).
     ValueError
         As :func:`on_pareto_front`.
     """
     missing = [c for c in (cost, accuracy) if c not in points.columns]
     if missing:
-        raise KeyError(f"pareto_front needs columns {missing}; the frame has "
-                       f"{list(points.columns)}")
+        raise NotFoundError(f"pareto_front needs columns {missing}; the frame has "
+                            f"{list(points.columns)}", key=missing[0])
     mask: Any = on_pareto_front(points[cost], points[accuracy])
     front = points[mask].copy()
     return front.sort_values([cost, accuracy], ascending=[True, False], kind="stable")

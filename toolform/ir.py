@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .errors import InvalidParameterError, LoaderWarning
+from .errors import InvalidParameterError, LoaderWarning, NotFoundError
 
 __all__ = [
     "GoldCall",
@@ -769,7 +769,8 @@ class Toolset:
         if isinstance(key, str):
             tool = self.get(key)
             if tool is None:
-                raise KeyError(f"no tool named {key!r}")
+                raise NotFoundError(f"no tool named {key!r} in toolset {self.source!r}",
+                                    key=key)
             return tool
         return self.tools[key]
 
@@ -791,7 +792,8 @@ class Toolset:
         return {t.name: t for t in reversed(self.tools)}
 
     def subset(self, names: Sequence[str]) -> Toolset:
-        """A new toolset of the named tools, in the order given. Unknown names raise KeyError."""
+        """A new toolset of the named tools, in the order given. Unknown names raise
+        ``NotFoundError`` (a ``KeyError``)."""
         return replace(self, tools=tuple(self[n] for n in names),
                        executors={n: f for n, f in self.executors.items() if n in names},
                        warnings=tuple(w for w in self.warnings

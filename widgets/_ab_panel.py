@@ -14,7 +14,7 @@ import ipywidgets as widgets
 from toolform.charts import displayable
 from toolform.clients import OpenAICompatClient, ReplayClient
 from toolform.datasets import data_path, dataset_names, load_dataset
-from toolform.errors import DatasetError
+from toolform.errors import DatasetError, OutputExistsError
 from toolform.experiments import (CORE_CELLS, LOCAL_MODEL_ID, RECORDED_AB_CASSETTE,
                                   RECORDED_AB_DATASETS, RECORDED_AB_MAX_TOKENS, ABResult, ab_test,
                                   select_requests, summarize_cells)
@@ -381,4 +381,5 @@ def _fresh_beside(path: Path) -> Path:
         candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
         if not candidate.exists():
             return candidate
-    raise FileExistsError(f"no free checkpoint name beside {path}")
+    raise OutputExistsError(f"no free checkpoint name beside {path} (up to "
+                            f"{path.stem}-9999{path.suffix} is taken)", path=str(path))

@@ -39,7 +39,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameterError
+from ..errors import InvalidParameterError, NotFoundError
 from ..evidence import load_evidence
 
 __all__ = [
@@ -794,6 +794,15 @@ class MissionResult:
                 f"passed={self.passed})")
 
 
+def _mission(mission_id: str) -> Mission:
+    """The mission with this id; raises ``NotFoundError`` listing the missions."""
+    try:
+        return MISSIONS[mission_id]
+    except (KeyError, TypeError):
+        raise NotFoundError(f"unknown mission {mission_id!r}; missions: {', '.join(MISSIONS)}",
+                            key=mission_id) from None
+
+
 def run_mission(mission_id: str, *, n_requests: int = 500, seed: int = 1,
                 **choices: Any) -> MissionResult:
     """Play one mission with the given choices (a SIMULATION).
@@ -813,14 +822,12 @@ def run_mission(mission_id: str, *, n_requests: int = 500, seed: int = 1,
 
     Raises
     ------
-    KeyError
-        For an unknown mission.
+    NotFoundError
+        For an unknown mission (a ``KeyError`` too; the message lists the missions).
     ValueError
         For a choice the mission does not offer.
     """
-    if mission_id not in MISSIONS:
-        raise KeyError(f"unknown mission {mission_id!r}; missions: {', '.join(MISSIONS)}")
-    mission = MISSIONS[mission_id]
+    mission = _mission(mission_id)
     extra = sorted(set(choices) - set(mission.choices))
     if extra:
         raise InvalidParameterError(
@@ -855,9 +862,7 @@ def mission_grid(mission_id: str, *, ks: Sequence[int] = (1, 2, 4, 8, 16, 32),
         :data:`LAB_COLUMNS` plus ``mission`` and ``passed``, one row per combination (a
         SIMULATION).
     """
-    if mission_id not in MISSIONS:
-        raise KeyError(f"unknown mission {mission_id!r}; missions: {', '.join(MISSIONS)}")
-    mission = MISSIONS[mission_id]
+    mission = _mission(mission_id)
     merges = (False, True) if "merge_duplicates" in mission.choices else (False,)
     frames = []
     for routing in routings:

@@ -16,6 +16,8 @@ from typing import Any, Iterator, MutableMapping
 import typer
 from typer.core import TyperGroup
 
+from ..errors import NotFoundError
+
 __all__ = ["APP_SETTINGS", "COMMANDS", "CommandEntry", "app"]
 
 
@@ -76,7 +78,8 @@ class _Commands(MutableMapping[str, Any]):
     def __getitem__(self, name: str) -> Any:
         if name not in self._loaded:
             if name not in COMMANDS:
-                raise KeyError(name)
+                raise NotFoundError(f"no command {name!r}; commands: {', '.join(COMMANDS)}",
+                                    key=name)
             self._loaded[name] = _load(name)
         return self._loaded[name]
 

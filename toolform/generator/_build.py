@@ -6,7 +6,7 @@ import random
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from ..errors import InvalidParameterError, ParameterTypeError
+from ..errors import DatasetError, InvalidParameterError, ParameterTypeError
 from ..ir import GoldCall, Request, ToolIR, Toolset
 from ..tiers import tier_estimate
 from ._decoys import extra_decoys
@@ -25,8 +25,9 @@ def tool_specs() -> tuple[ToolSpec, ...]:
     """Every generated tool's spec, domain by domain in the order the data was written."""
     specs = tuple(t for dom in DOMAINS for t in dom.tools)
     if len(specs) != N_TOOLS or len(DOMAINS) != N_DOMAINS:
-        raise RuntimeError(f"domain data holds {len(specs)} tools in {len(DOMAINS)} domains, "
-                           f"expected {N_TOOLS} in {N_DOMAINS}")
+        raise DatasetError(f"the generator's domain data (toolform/generator/_domains.py) holds "
+                           f"{len(specs)} tools in {len(DOMAINS)} domains, expected {N_TOOLS} "
+                           f"in {N_DOMAINS}")
     return specs
 
 

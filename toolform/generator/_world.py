@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from ..errors import GradingError, InvalidParameterError
+from ..errors import GradingError, InvalidParameterError, NotFoundError
 from ..ir import GoldCall, ToolCall, ToolIR, Toolset, TypeIR
 from ._domains import DOMAINS
 from ._spec import Effect
@@ -118,8 +118,9 @@ class Executor:
     ValueError
         From a call whose arguments do not match the tool's input schema (the message names the
         tool and the JSON path).
-    KeyError
-        From an update or delete of a row that does not exist.
+    NotFoundError
+        From an update or delete of a row that does not exist (a ``KeyError`` too; the message
+        names the tool, the table and the key).
     """
 
     tool: ToolIR
@@ -177,7 +178,8 @@ def _apply(world: World, name: str, effect: Effect, args: dict[str, Any]) -> Any
     key = effect.keys[0]
     at = _find(rows, key, args[key])
     if at is None:
-        raise KeyError(f"{name}: no row in {effect.table!r} with {key} = {args[key]!r}")
+        raise NotFoundError(f"{name}: no row in {effect.table!r} with {key} = {args[key]!r}",
+                            key=args[key])
     if effect.action == "delete":
         removed = rows.pop(at)
         return {"deleted": removed[key]}

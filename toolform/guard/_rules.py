@@ -35,6 +35,7 @@ import bisect
 import warnings
 from typing import Any, Iterator
 
+from ..errors import NotFoundError
 from ._rule import _ALL_KINDS, Hit, Matcher, _PROSE_KINDS, _RANK, Rule, ScanContext, _VALUE_KINDS
 from ._sentences import _pieces, _sentence_matches, _spans, _union, words_of
 from ._reading import _clauses, _directive_at, general_rules, _sentence_rules, _verdicts
@@ -189,13 +190,14 @@ def get_rule(rule_id: str) -> Rule:
 
     Raises
     ------
-    KeyError
-        When no rule has that id (the message lists the ids).
+    NotFoundError
+        When no rule has that id (a ``KeyError`` too; the message lists the ids).
     """
     try:
         return _BY_ID[rule_id]
     except KeyError:
-        raise KeyError(f"no guard rule {rule_id!r}; rules: {', '.join(_BY_ID)}") from None
+        raise NotFoundError(f"no guard rule {rule_id!r}; rules: {', '.join(_BY_ID)}",
+                            key=rule_id) from None
 
 
 #: The warning the old name ``RULES`` gives.

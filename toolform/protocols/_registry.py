@@ -88,14 +88,31 @@ class ProtocolSpec:
 PROTOCOLS: Registry[ProtocolSpec] = Registry("protocol", UnknownProtocolError)
 
 
-def register_protocol(*, name: str, description: str, **flags: object
+def register_protocol(*, name: str, description: str, replace: bool = False, **flags: object
                       ) -> Callable[[type[Protocol]], type[Protocol]]:
     """Register the decorated :class:`Protocol` subclass under the snake_case of its name.
+
+    Parameters
+    ----------
+    name, description : str
+        Metadata (see :class:`ProtocolSpec`).
+    replace : bool
+        Replace a protocol already registered under this id (re-running a notebook cell that
+        defines it); it keeps the old one's place in :func:`protocol_ids`. Without it a second
+        registration raises.
+    **flags
+        The remaining :class:`ProtocolSpec` fields (``supports_parallel``, ``structured``,
+        ``text_values``, ``cannot_carry``).
+
+    Returns
+    -------
+    callable
+        The decorator; it returns the class itself.
 
     Raises
     ------
     RegistryError
-        On a duplicate id or a class without an instruction.
+        On a duplicate id (unless ``replace``) or a class without an instruction.
     """
 
     def decorate(cls: type[Protocol]) -> type[Protocol]:
@@ -103,7 +120,7 @@ def register_protocol(*, name: str, description: str, **flags: object
             raise RegistryError(f"protocol class {cls.__name__} has no instruction")
         spec = ProtocolSpec(id=snake_case(cls.__name__), name=name, description=description,
                             protocol=cls(), **flags)  # type: ignore[arg-type]
-        PROTOCOLS.add(spec.id, spec)
+        PROTOCOLS.add(spec.id, spec, replace=replace)
         return cls
 
     return decorate
