@@ -13,7 +13,7 @@ from toolform.catalogue import Retriever
 from toolform.clients import ReplayClient
 from toolform.errors import CassetteMissError
 from toolform.evidence import load_evidence
-from toolform.experiments import (END_TO_END_COLUMNS, SUMMARY_COLUMNS, SWEEP_COLUMNS, Strategy,
+from toolform.experiments import (END_TO_END_COLUMNS, SWEEP_COLUMNS, SWEEP_SUMMARY_COLUMNS, Strategy,
                                   count_sweep, end_to_end, make_strategies, recall_at_k,
                                   select_requests, summarize_sweep)
 from toolform.generator import decoy_catalogue, generated_tasks
@@ -82,7 +82,7 @@ def test_cost_uses_the_price_table(turns):
 
 def test_summary_hand_checked(turns, requests):
     summary = summarize_sweep(turns)
-    assert list(summary.columns) == [c[0] for c in SUMMARY_COLUMNS]
+    assert list(summary.columns) == [c[0] for c in SWEEP_SUMMARY_COLUMNS]
     assert len(summary) == len(SIZES) * len(STRATEGIES)
     row = summary[(summary["strategy"] == "one_shot") & (summary["n_tools"] == 64)].iloc[0]
     assert (row["n"], row["accuracy"], row["empty"]) == (len(requests), 0.0, 100.0)
@@ -107,8 +107,8 @@ def test_bad_inputs_fail_before_any_model_call(requests):
     fake = CatalogueFake(requests)
     with pytest.raises(ValueError):
         count_sweep(requests, fake, sizes=(10_000,), strategies=STRATEGIES)
-    with pytest.raises(ValueError, match="price setting"):
-        count_sweep(requests, fake, sizes=(1,), price_setting="free")
+    with pytest.raises(ValueError, match="price must be a Price or one of"):
+        count_sweep(requests, fake, sizes=(1,), price="free")
     assert fake.log == []
 
 

@@ -11,6 +11,7 @@ import pytest
 import toolform.experiments as ex
 from toolform.clients import Completion
 from toolform.columns import RENAMED_COLUMNS, upgrade_columns
+from toolform.cost import cost_of
 from toolform.datasets import load_dataset
 from toolform.errors import InvalidParameterError
 from toolform.runs import SUMMARY_COLUMNS, TURN_COLUMNS, VERDICT_COLUMNS, verdicts_frame
@@ -21,7 +22,7 @@ DECLARED = {
     "runs.SUMMARY_COLUMNS": SUMMARY_COLUMNS, "CELL_COLUMNS": ex.CELL_COLUMNS,
     "BFCL_ARM_COLUMNS": ex.BFCL_ARM_COLUMNS, "DISAGREEMENT_COLUMNS": ex.DISAGREEMENT_COLUMNS,
     "HIJACK_COLUMNS": ex.HIJACK_COLUMNS, "SWEEP_COLUMNS": ex.SWEEP_COLUMNS,
-    "SUMMARY_COLUMNS": ex.SUMMARY_COLUMNS, "RECALL_COLUMNS": ex.RECALL_COLUMNS,
+    "SWEEP_SUMMARY_COLUMNS": ex.SWEEP_SUMMARY_COLUMNS, "RECALL_COLUMNS": ex.RECALL_COLUMNS,
     "RECALL_TURN_COLUMNS": ex.RECALL_TURN_COLUMNS,
 }
 #: ``correct`` is an old name only in a wide turn frame: in a long or summary frame it is the
@@ -144,6 +145,16 @@ def test_old_format_and_protocol_keywords_become_cells():
                                protocol_id="json_object", sizes=(1,),
                                strategies=ex.DEFAULT_STRATEGIES[:1])
     assert set(sweep.turns["cell"]) == {"yaml_schema/json_object"}
+    with pytest.warns(DeprecationWarning, match=r"price_setting=.*use price="):
+        priced = ex.count_sweep(tasks, CountingClient(), price_setting="frontier_api",
+                                sizes=(1,), strategies=ex.DEFAULT_STRATEGIES[:1])
+    frontier = ex.count_sweep(tasks, CountingClient(), price="frontier_api", sizes=(1,),
+                              strategies=ex.DEFAULT_STRATEGIES[:1])
+    assert priced.turns["cost_usd"].tolist() == frontier.turns["cost_usd"].tolist()
+    row = frontier.turns.iloc[0]  # the tool block is cached input under frontier_api
+    assert row["cost_usd"] == pytest.approx(cost_of(
+        row["prompt_tokens"], row["completion_tokens"], cached_tokens=row["schema_tokens"],
+        price="frontier_api"))
 
 
 def test_verdicts_frame_reads_its_old_keyword():

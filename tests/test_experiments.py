@@ -166,7 +166,7 @@ def test_count_sweep_checkpoints_resumes_and_reports_once(tmp_path):
     assert len(seen) == 12
     pd.testing.assert_frame_equal(again.turns[again.turns["n_tools"] < 16].reset_index(drop=True),
                                   first.turns)
-    assert list(again.cells.columns) == [c[0] for c in ex.SUMMARY_COLUMNS]
+    assert list(again.cells.columns) == [c[0] for c in ex.SWEEP_SUMMARY_COLUMNS]
 
 
 def test_the_atlas_reports_each_turn_once_across_its_rounds(tmp_path):
@@ -362,3 +362,14 @@ def test_an_ab_without_the_reference_cell_states_no_floor():
     assert result.noise_floor() is None
     assert "Noise floor" not in result.report()
     assert len(result.chart().to_dict()["title"]["subtitle"]) == 2
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("option", [{"max_tokens": 0}, {"concurrency": 0}, {"repeats": 0},
+                                    {"max_tokens": 1.5}], ids=str)
+def test_run_options_out_of_range_are_refused_before_any_ask(experiment, option):
+    client = GoldClient(REQUESTS)
+    extra = {"budget_turns": 20} if experiment is ex.atlas else {}
+    with pytest.raises(InvalidParameterError, match=f"{experiment.__name__}: {next(iter(option))}"):
+        experiment(REQUESTS, client, cells=CELLS, **extra, **option)
+    assert client.calls == 0

@@ -244,6 +244,24 @@ def test_rules_a_parsed_reply_is_regraded_for_each_rule():
     assert list(grade_all("x", TOOLS, "json_object", [])) == list(RULES)
 
 
+def test_as_written_never_takes_another_protocols_calls():
+    from toolform.grading import grade_rules, select_calls
+
+    # the exact call, but written in json_object when python_call was asked for
+    parsed = parse_reply(json_call("book_flight", route={"origin": "A", "destination": "B"}, passengers=2),
+                         TOOLS, "python_call", lenient_fallback=True)
+    assert parsed.lenient_taken and parsed.calls_as_written
+    assert select_calls(parsed, "as_written") == ()
+    by_rule = {r: grade(parsed, FLIGHT_GOLD, TOOLS, r) for r in RULES}
+    assert [by_rule[r].correct for r in RULES] == [True, True, False]
+    assert by_rule["as_written"].reason == "expected 1 call, got none"
+    assert {r: v.correct for r, v in grade_rules(parsed, FLIGHT_GOLD, TOOLS).items()} == \
+        {r: v.correct for r, v in by_rule.items()}
+    strict = parse_reply(json_call("book_flight", route={"origin": "A", "destination": "B"}, passengers=2),
+                         TOOLS, "json_object", lenient_fallback=True)
+    assert grade(strict, FLIGHT_GOLD, TOOLS, "as_written").correct  # its own protocol: taken
+
+
 def test_multiple_accepted_values():
     gold = [GoldCall("get_weather", {"city": ("NYC", "New York"), "unit": ("fahrenheit",)})]
     for city in ("NYC", "New York"):

@@ -49,6 +49,7 @@ from .plan import PlannedTurn, plan_run
 from .protocols import parse_reply
 from .stats import wilson_interval
 from .tokens import estimate_tokens
+from .validation import Interval, check_parameters
 
 __all__ = ["DEFAULT_CONCURRENCY", "DEFAULT_MAX_TOKENS", "SUMMARY_COLUMNS", "TURN_COLUMNS", "VERDICT_COLUMNS", "Cell", "read_checkpoint",
            "run_cells", "summarize_verdicts", "turns_frame", "verdicts_frame"]
@@ -414,8 +415,9 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
 
     Raises
     ------
-    ValueError
-        When a cell's model has no client (and the executor needs one).
+    InvalidParameterError
+        When ``max_tokens`` or ``max_concurrency`` is below 1 (``ParameterTypeError`` when
+        not an int), or a cell's model has no client (and the executor needs one).
 
     Warns
     -----
@@ -425,6 +427,9 @@ def run_cells(cells: Sequence[Cell], requests: Sequence[Request], client: Any, *
     """
     from tqdm.auto import tqdm
 
+    check_parameters({"max_tokens": [Interval(int, 1, None)],
+                      "max_concurrency": [Interval(int, 1, None)]}, where="run_cells",
+                     max_tokens=max_tokens, max_concurrency=max_concurrency)
     price = get_price(price)
     runner = get_executor(executor, max_concurrency=max_concurrency)
     plan = plan_run(cells, requests, model=_default_model(client), max_tokens=max_tokens,
@@ -516,7 +521,7 @@ _VERDICT_KEYS = ("cell", "model", "format_id", "protocol_id", "request_id", "cat
 
 @renamed_keywords({"gradings": "rules"})
 def verdicts_frame(turns: pd.DataFrame | Iterable[dict[str, Any]],
-                   rules: Sequence[str] = GRADINGS) -> pd.DataFrame:
+                   rules: Sequence[str] = GRADINGS, *, keep: Sequence[str] = ()) -> pd.DataFrame:
     """The turns' verdicts in long form: one row per (turn, rule), :data:`VERDICT_COLUMNS`.
 
     ``correct`` comes from the ``correct_<rule>`` columns (every turn row has them); the rest
@@ -530,6 +535,9 @@ def verdicts_frame(turns: pd.DataFrame | Iterable[dict[str, Any]],
     rules : sequence of str
         Which grading rules, in order (default every one of ``GRADINGS``; ``gradings=`` is
         its old name, read one release with a warning).
+    keep : sequence of str
+        More turn columns to carry onto every verdict row, after :data:`VERDICT_COLUMNS` (what
+        an experiment summarises by: the hijack's ``condition``, the sweep's ``strategy``...).
 
     Returns
     -------
@@ -541,11 +549,12 @@ def verdicts_frame(turns: pd.DataFrame | Iterable[dict[str, Any]],
     GradingError
         When a rule is not one of ``GRADINGS``.
     DatasetError
-        When the turns lack a ``correct_<rule>`` column asked for.
+        When the turns lack a ``correct_<rule>`` column or a ``keep`` column asked for.
     """
     frame = turns if isinstance(turns, pd.DataFrame) else turns_frame(turns)
     rules = [check_rule(r, GRADINGS, parameter="rules") for r in rules]
     missing = [f"correct_{r}" for r in rules if f"correct_{r}" not in frame.columns]
+    missing += [c for c in keep if c not in frame.columns]
     if missing:
         raise DatasetError(f"the turn frame has no {missing} column(s)")
     n, k = len(frame), len(rules)
@@ -577,7 +586,10 @@ def verdicts_frame(turns: pd.DataFrame | Iterable[dict[str, Any]],
     out.update(correct=correct, tool_correct=tool, schema_valid=valid, reason=reason,
                error=frame["error"].repeat(k).to_numpy() if "error" in frame else None)
     long = pd.DataFrame(out, columns=[c[0] for c in VERDICT_COLUMNS])
-    return long.astype({name: dtype for name, dtype, _, _ in VERDICT_COLUMNS})
+    long = long.astype({name: dtype for name, dtype, _, _ in VERDICT_COLUMNS})
+    for column in keep:
+        long[column] = frame[column].repeat(k).to_numpy()
+    return long
 
 
 def summarize_verdicts(verdicts: pd.DataFrame, by: Sequence[str] = ("cell",)) -> pd.DataFrame:

@@ -200,13 +200,12 @@ class ReplyGrader(Conventions, widgets.VBox):
         """Parse :attr:`reply` under the protocol and every rule, and grade it against the gold."""
         request = self.current
         try:
-            # taking another protocol's calls is a repair: as_written takes none
-            read = {lenient: parse_reply(self.reply.value, request.toolset,
-                                         self.protocol.value, lenient_fallback=lenient)
-                    for lenient in {self.lenient.value, False}}
-            self.parsed = {rule: read[self.lenient.value and rule != "as_written"]
-                           for rule in RULES}
-            self.results = {rule: grade(self.parsed[rule], request.gold, request.toolset, rule)
+            # taking another protocol's calls is a repair: the grading rules decide who takes
+            # it (as_written takes none: toolform.grading.select_calls)
+            parsed = parse_reply(self.reply.value, request.toolset, self.protocol.value,
+                                 lenient_fallback=self.lenient.value)
+            self.parsed = {rule: parsed for rule in RULES}
+            self.results = {rule: grade(parsed, request.gold, request.toolset, rule)
                             for rule in RULES}
         except Exception as exc:  # a gold call the toolset rejects is shown, not raised
             self.parse_view.value = error(exc)

@@ -32,7 +32,7 @@ __all__ = [
 
 #: The comparisons (count sweep, recall@k, end to end) moved to ``toolform.experiments``; their
 #: old names are kept one release.
-__getattr__ = moved_names(__name__, {name: f"toolform.experiments.{name}" for name in (
-    "DEFAULT_STRATEGIES", "END_TO_END_COLUMNS", "RECALL_COLUMNS", "SUMMARY_COLUMNS",
-    "SWEEP_COLUMNS", "SWEEP_SIZES", "Strategy", "count_sweep", "end_to_end", "make_strategies",
-    "recall_at_k", "summarize_sweep")})
+__getattr__ = moved_names(__name__, {**{name: f"toolform.experiments.{name}" for name in (
+    "DEFAULT_STRATEGIES", "END_TO_END_COLUMNS", "RECALL_COLUMNS", "SWEEP_COLUMNS", "SWEEP_SIZES",
+    "Strategy", "count_sweep", "end_to_end", "make_strategies", "recall_at_k",
+    "summarize_sweep")}, "SUMMARY_COLUMNS": "toolform.experiments.SWEEP_SUMMARY_COLUMNS"})

@@ -18,6 +18,7 @@ stop=None, repeats=1, ...)`` and returns an :class:`ExperimentResult` (``.turns`
 of the local model offline, at the budget each was recorded with.
 """
 
+from .._deprecated import moved_names
 from ._result import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, ExperimentResult, OnTurn, as_cells)
 from ._ab import (ABResult, CELL_COLUMNS, CORE_CELLS, HEADLINE_REASON, LOCAL_MODEL_ID,
                   RECORDED_AB_CASSETTE, RECORDED_AB_DATASETS, RECORDED_AB_MAX_TOKENS,
@@ -32,12 +33,17 @@ from ._hijack import (CONDITIONS, HIJACK_COLUMNS, HijackResult, RECORDED_HIJACK_
                       RECORDED_HIJACK_SENTENCES, hijack_experiment, record_hijack, recorded_hijack)
 from ._sweep import (DEFAULT_STRATEGIES, RECORDED_SWEEP_CASSETTE, RECORDED_SWEEP_CONTEXT_TOKENS,
                      RECORDED_SWEEP_MAX_TOKENS, RECORDED_SWEEP_SIZES, RECORDED_SWEEP_STRATEGIES,
-                     SUMMARY_COLUMNS, SWEEP_CELLS, SWEEP_COLUMNS, SWEEP_SIZES, Strategy,
+                     SWEEP_CELLS, SWEEP_COLUMNS, SWEEP_SIZES, SWEEP_SUMMARY_COLUMNS, Strategy,
                      SweepResult, count_sweep, make_strategies, recorded_sweep,
                      recorded_sweep_requests, summarize_sweep)
 from ._recall import (END_TO_END_COLUMNS, RECALL_COLUMNS, RECALL_TURN_COLUMNS, RecallResult,
                       end_to_end, recall_at_k)
 from ._atlas import (AtlasExperimentResult, atlas)
+
+#: ``SUMMARY_COLUMNS`` was the sweep's summary, under the runner's summary's name; kept one
+#: release.
+__getattr__ = moved_names(__name__,
+                          {"SUMMARY_COLUMNS": "toolform.experiments.SWEEP_SUMMARY_COLUMNS"})
 
 __all__ = ["ABResult", "AtlasExperimentResult", "BFCLArmResult", "BFCL_ARM_COLUMNS",
            "CELL_COLUMNS", "CONDITIONS", "CORE_CELLS", "DEFAULT_CONCURRENCY", "DEFAULT_MAX_TOKENS",
@@ -49,8 +55,8 @@ __all__ = ["ABResult", "AtlasExperimentResult", "BFCLArmResult", "BFCL_ARM_COLUM
            "RECORDED_HIJACK_DRAW", "RECORDED_HIJACK_FORMATS", "RECORDED_HIJACK_MAX_TOKENS",
            "RECORDED_HIJACK_SENTENCES", "RECORDED_SWEEP_CASSETTE", "RECORDED_SWEEP_CONTEXT_TOKENS",
            "RECORDED_SWEEP_MAX_TOKENS", "RECORDED_SWEEP_SIZES", "RECORDED_SWEEP_STRATEGIES",
-           "REFERENCE_FORMAT", "RecallResult", "SUMMARY_COLUMNS", "SWEEP_CELLS", "SWEEP_COLUMNS",
-           "SWEEP_SIZES", "Strategy", "SweepResult", "ab_test", "as_cells", "atlas", "bfcl_arm",
+           "REFERENCE_FORMAT", "RecallResult", "SWEEP_CELLS", "SWEEP_COLUMNS",
+           "SWEEP_SIZES", "SWEEP_SUMMARY_COLUMNS", "Strategy", "SweepResult", "ab_test", "as_cells", "atlas", "bfcl_arm",
            "bfcl_arm_requests", "bfcl_arm_table", "count_sweep", "end_to_end",
            "grading_disagreements", "hijack_experiment", "make_strategies", "recall_at_k",
            "record_hijack", "recorded_ab", "recorded_ab_client", "recorded_bfcl_arm",

@@ -368,7 +368,8 @@ def ab_test(requests: Any, client: Any, *, cells: Sequence[Any] = CORE_CELLS,
     InvalidParameterError
         When the client comes before the requests, or ``cells`` is empty.
     """
-    check_call(requests, client, "ab_test")
+    check_call(requests, client, "ab_test", max_tokens=max_tokens,
+               concurrency=concurrency, repeats=repeats)
     check_rule(headline_rule, parameter="headline_rule")
     chosen = expand_repeats(select_requests(requests, n, seed), repeats)
     turns = run_cells(as_cells(cells), chosen, client, checkpoint=checkpoint,

@@ -92,7 +92,8 @@ def atlas(requests: Any, client: Any, *, cells: Sequence[Any] | None = None,
     InvalidParameterError
         As :func:`toolform.atlas.atlas` does, and when the client comes before the requests.
     """
-    check_call(requests, client, "atlas")
+    check_call(requests, client, "atlas", max_tokens=max_tokens,
+               concurrency=concurrency, repeats=repeats)
     pairs = None
     if cells is not None:
         pairs = [(c.format_id, c.resolved("").protocol_id) for c in as_cells(cells)]

@@ -202,7 +202,8 @@ def bfcl_arm(requests: Sequence[Request], client: Any, *,
     InvalidParameterError
         When the client comes before the requests, or ``cells`` is empty.
     """
-    check_call(requests, client, "bfcl_arm")
+    check_call(requests, client, "bfcl_arm", max_tokens=max_tokens,
+               concurrency=concurrency, repeats=repeats)
     turns = run_cells(as_cells(cells), expand_repeats(requests, repeats), client,
                       checkpoint=checkpoint, max_concurrency=concurrency,
                       max_tokens=max_tokens, progress=progress, stop=stop, on_turn=on_turn,

@@ -224,9 +224,10 @@ def hijack_experiment(requests: Sequence[Request], client: Any, *,
         sentinel can be found in ``sentence``.
     """
     from ..guard import clean_toolset, scan_toolset
-    from ..runs import run_cells
+    from ..runs import run_cells, summarize_verdicts, verdicts_frame
 
-    check_call(requests, client, "hijack_experiment")
+    check_call(requests, client, "hijack_experiment", max_tokens=max_tokens,
+               concurrency=concurrency, repeats=repeats)
     if not requests:
         raise InvalidParameterError("hijack_experiment needs at least one request")
     chosen = as_cells(cells)
@@ -263,13 +264,17 @@ def hijack_experiment(requests: Sequence[Request], client: Any, *,
         frames.append(turns)
     turns = pd.concat(frames, ignore_index=True)
 
+    # accuracy under the main rule per cell and condition: the runner's one summary of verdicts
+    accuracy = summarize_verdicts(verdicts_frame(turns, ("main",), keep=("condition",)),
+                                  by=("cell", "condition")).set_index(["cell", "condition"])
     rows = []
     for cell in chosen:
         cell = cell.resolved("")  # its protocol filled in, as the runner labels its turns
         mine = turns[turns["cell"] == cell.label]
         ok = mine[mine["error"].isna() | (mine["error"] == "")]
         by = {c: ok[ok["condition"] == c] for c in CONDITIONS}
-        acc = {c: _percent(by[c]["correct_main"]) for c in CONDITIONS}
+        acc = {c: float(accuracy["accuracy"].get((cell.label, c), float("nan")))
+               for c in CONDITIONS}
         rows.append({
             "cell": cell.label,
             "format_id": cell.format_id,

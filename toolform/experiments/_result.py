@@ -30,6 +30,7 @@ import pandas as pd
 
 from ..errors import InvalidParameterError
 from ..runs import DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, Cell
+from ..validation import Interval, check_parameters
 
 __all__ = ["DEFAULT_CONCURRENCY", "DEFAULT_MAX_TOKENS", "ExperimentResult", "OnTurn", "as_cells"]
 
@@ -103,18 +104,28 @@ def as_cells(cells: Iterable[Cell | str | tuple[str, str | None]], *,
     return out
 
 
-def check_call(requests: Any, client: Any, experiment: str) -> None:
-    """Refuse the old order ``(client, requests)`` with a clear error rather than a wrong run.
+#: What the shared run options accept (``toolform.validation``).
+_RUN_OPTIONS = {"max_tokens": [Interval(int, 1, None)], "concurrency": [Interval(int, 1, None)],
+                "repeats": [Interval(int, 1, None)]}
+
+
+def check_call(requests: Any, client: Any, experiment: str, **options: Any) -> None:
+    """Refuse the old order ``(client, requests)`` with a clear error rather than a wrong run,
+    and shared run options out of range (``max_tokens``, ``concurrency``, ``repeats``: each
+    an int of at least 1).
 
     Raises
     ------
     InvalidParameterError
-        When ``requests`` looks like a client (it has ``complete``).
+        When ``requests`` looks like a client (it has ``complete``), or an option is below 1.
+    ParameterTypeError
+        When an option is not an int.
     """
     if hasattr(requests, "complete") and not hasattr(client, "complete"):
         raise InvalidParameterError(
             f"{experiment}(requests, client, ...): the requests come first and the client "
             f"second (got a {type(requests).__name__} as requests)")
+    check_parameters(_RUN_OPTIONS, where=experiment, **options)
 
 
 def once_per_turn(on_turn: OnTurn | None, key: Sequence[str],

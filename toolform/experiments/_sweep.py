@@ -29,8 +29,8 @@ from .._deprecated import renamed_keywords
 from ..catalogue._retrieve import METHODS, Retriever
 from ..catalogue._two_stage import SELECTION_MAX_TOKENS, TwoStage
 from ..columns import upgrade_columns
+from ..cost import Price, cost_of, get_price
 from ..errors import CassetteMissError, ClientError, InvalidParameterError
-from ..evidence import load_evidence
 from ..formats import get_format, render
 from ..generator import decoy_catalogue
 from ..grading import grade_rules, grading_version, select_calls
@@ -38,8 +38,7 @@ from ..ir import Request, Toolset
 from ..journal import JournalWriter
 from ..protocols import parse_reply
 from ..repeats import Sampling, expand_repeats, repeat_index
-from ..runs import Cell
-from ..stats import wilson_interval
+from ..runs import Cell, summarize_verdicts, verdicts_frame
 from ..tokens import estimate_tokens
 from ._result import (DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, ExperimentResult, OnTurn,
                       as_cells, check_call, typed_frame)
@@ -51,7 +50,7 @@ __all__ = [
     "RECORDED_SWEEP_MAX_TOKENS",
     "RECORDED_SWEEP_SIZES",
     "RECORDED_SWEEP_STRATEGIES",
-    "SUMMARY_COLUMNS",
+    "SWEEP_SUMMARY_COLUMNS",
     "SWEEP_CELLS",
     "SWEEP_COLUMNS",
     "SWEEP_SIZES",
@@ -202,7 +201,7 @@ SWEEP_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
 )
 
 #: Declared columns of :func:`summarize_sweep`: (name, dtype, unit, meaning).
-SUMMARY_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
+SWEEP_SUMMARY_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("cell", "string", "", "format_id/protocol_id"),
     ("strategy", "string", "", "strategy id"),
     ("kind", "string", "", "one_shot, retrieve or two_stage"),
@@ -222,17 +221,6 @@ SUMMARY_COLUMNS: tuple[tuple[str, str, str, str], ...] = (
     ("completion_tokens", "float64", "tokens", "mean reply tokens per turn"),
     ("cost_usd_per_1k", "float64", "US dollars", "cost of 1,000 turns"),
 )
-
-def _prices(setting: str) -> tuple[float, float]:
-    table = load_evidence("cost_prices")
-    for row in table.rows:
-        if row["setting"] == setting:
-            return row["input_usd_per_m"], row["output_usd_per_m"]
-    known = [r["setting"] for r in table.rows]
-    raise InvalidParameterError(
-        f"price setting must be one of {known} (evidence table cost_prices), got "
-        f"{setting!r}")
-
 
 def _message_tokens(messages: list[dict[str, Any]]) -> int:
     return sum(estimate_tokens(str(m.get("content") or "")) for m in messages)
@@ -267,7 +255,7 @@ class _Runner:
     """One sweep's settings; ``turn`` answers one (request, size, strategy)."""
 
     def __init__(self, client: Any, format_id: str, protocol_id: str | None, seed: int,
-                 context_tokens: int | None, max_tokens: int, prices: tuple[float, float],
+                 context_tokens: int | None, max_tokens: int, price: Price,
                  sampling: Sampling) -> None:
         self.client = client
         self.sampling = sampling
@@ -277,7 +265,7 @@ class _Runner:
         self.seed = seed
         self.context_tokens = context_tokens
         self.max_tokens = max_tokens
-        self.prices = prices
+        self.price = price
 
     def complete(self, request: Request, messages: list[dict[str, Any]], **options: Any) -> Any:
         """Ask the client, with the sampling and this request's repeat seed (``Sampling``)."""
@@ -320,8 +308,8 @@ class _Runner:
             reply=reply or "",
             schema_tokens=acc.schema_tokens, prompt_tokens=acc.prompt_tokens,
             completion_tokens=acc.completion_tokens, model_calls=acc.model_calls,
-            cost_usd=(acc.prompt_tokens * self.prices[0]
-                      + acc.completion_tokens * self.prices[1]) / 1e6,
+            cost_usd=cost_of(acc.prompt_tokens, acc.completion_tokens, price=self.price,
+                             cached_tokens=acc.schema_tokens if self.price.schema_cached else 0),
             latency_s=acc.latency_s,
         )
         row.setdefault("gold_shown", False)
@@ -400,7 +388,7 @@ class SweepResult(ExperimentResult):
         One row per (cell, request, size, strategy), columns :data:`SWEEP_COLUMNS`.
     cells : pandas.DataFrame
         :func:`summarize_sweep`: one row per (cell, strategy, size), columns
-        :data:`SUMMARY_COLUMNS`; shares in percent.
+        :data:`SWEEP_SUMMARY_COLUMNS`; shares in percent.
     model : str
         The model measured.
     """
@@ -450,7 +438,8 @@ def _cells_from_format(old: dict[str, Any]) -> list[tuple[str, str | None]]:
 
 
 @renamed_keywords({"format_id": "cells", "protocol_id": "cells",
-                   "max_concurrency": "concurrency"}, {"cells": _cells_from_format})
+                   "max_concurrency": "concurrency", "price_setting": "price"},
+                  {"cells": _cells_from_format})
 def count_sweep(requests: Iterable[Request], client: Any, *,
                 cells: Sequence[Any] = SWEEP_CELLS,
                 checkpoint: str | os.PathLike[str] | None = None, on_turn: OnTurn | None = None,
@@ -459,7 +448,7 @@ def count_sweep(requests: Iterable[Request], client: Any, *,
                 seed: int = 0, sizes: Sequence[int] = SWEEP_SIZES,
                 strategies: Sequence[Strategy] = DEFAULT_STRATEGIES,
                 context_tokens: int | None = None,
-                price_setting: str = "self_hosted",
+                price: Price | str = "self_hosted",
                 sampling: Sampling | None = None) -> SweepResult:
     """Answer each request in catalogues of each size, in each cell, under each strategy.
 
@@ -506,9 +495,11 @@ def count_sweep(requests: Iterable[Request], client: Any, *,
         The model's context window in tokens: a prompt whose characters / 4 plus its reply cap
         exceed it is not sent and counts as an empty turn (``over_context``), as a server
         would refuse it.
-    price_setting : str, default "self_hosted"
-        A row of the evidence table ``cost_prices`` (``frontier_api`` or ``self_hosted``); the
-        cost is prompt and reply tokens at its input and output prices, caching aside.
+    price : toolform.cost.Price or str, default "self_hosted"
+        The price vector of ``cost_usd``, as the runner takes it (``toolform.cost``: the
+        study's ``frontier_api`` or ``self_hosted``, from evidence table ``cost_prices``, or a
+        ``Price``); a vector that caches the tool block prices the schema tokens as cached
+        input. ``price_setting=`` is its old spelling, read one release with a warning.
     sampling : toolform.repeats.Sampling, optional
         Temperature, ``top_p``, body fields and the base seed of every ask (both stages of a
         two-stage turn); repeat ``i`` is asked with seed ``base + i`` (default: temperature 0).
@@ -532,10 +523,11 @@ def count_sweep(requests: Iterable[Request], client: Any, *,
         When a replay-only client has no recording of a request (other client failures are
         rows with ``error`` set).
     """
-    check_call(requests, client, "count_sweep")
-    prices = _prices(price_setting)
+    check_call(requests, client, "count_sweep", max_tokens=max_tokens,
+               concurrency=concurrency, repeats=repeats)
+    price = get_price(price)
     runners = [_Runner(client, cell.format_id, cell.protocol_id, seed, context_tokens,
-                       max_tokens, prices, sampling if sampling is not None else Sampling())
+                       max_tokens, price, sampling if sampling is not None else Sampling())
                for cell in as_cells(cells)]
     requests = expand_repeats(list(requests), repeats)
     jobs = [(runner, r, n, s) for runner in runners for r in requests for n in sizes
@@ -605,26 +597,31 @@ def summarize_sweep(turns: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per (cell, strategy, n_tools), columns :data:`SUMMARY_COLUMNS`; shares in percent,
-        token means per turn, cost per 1,000 turns in US dollars. Turns with a server error are
-        left out of every mean and counted in ``n_errors``.
+        One row per (cell, strategy, n_tools), columns :data:`SWEEP_SUMMARY_COLUMNS`; shares in
+        percent, token means per turn, cost per 1,000 turns in US dollars. Turns with a server
+        error are left out of every mean and counted in ``n_errors``; accuracy and its Wilson
+        interval come from ``toolform.runs.summarize_verdicts``.
     """
+    turns = upgrade_columns(turns, "sweep_turns")
+    keys = ["cell", "strategy", "n_tools"]
+    # n, n_errors, accuracy and its interval: the runner's one summary of verdicts
+    verdicts = summarize_verdicts(verdicts_frame(turns, ("main",), keep=keys[1:]),
+                                  by=keys).set_index(keys)
     rows = []
-    for (cell, strategy, n_tools), group in turns.groupby(["cell", "strategy", "n_tools"],
-                                                          sort=False):
+    for (cell, strategy, n_tools), group in turns.groupby(keys, sort=False):
         graded = group[group["error"].isna()]
         n = len(graded)
-        correct = int(graded["correct_main"].sum())
-        low, high = wilson_interval(correct, n)
+        summary = verdicts.loc[(cell, strategy, n_tools)]
 
         def share(column: str, frame: pd.DataFrame = graded) -> float:
             return 100 * float(frame[column].mean()) if len(frame) else math.nan
 
         staged = graded[graded["kind"] == "two_stage"]
         rows.append({
-            "cell": cell, "strategy": strategy, "kind": group["kind"].iloc[0], "n_tools": n_tools, "n": n,
-            "n_errors": len(group) - n, "accuracy": 100 * correct / n if n else math.nan,
-            "ci_low": low, "ci_high": high, "empty": share("empty"), "no_call": share("no_call"),
+            "cell": cell, "strategy": strategy, "kind": group["kind"].iloc[0], "n_tools": n_tools,
+            "n": int(summary["n"]), "n_errors": int(summary["n_errors"]),
+            "accuracy": summary["accuracy"], "ci_low": summary["ci_low"],
+            "ci_high": summary["ci_high"], "empty": share("empty"), "no_call": share("no_call"),
             "over_context": share("over_context"), "gold_shown": share("gold_shown"),
             "selection_failed": share("selection_failed", staged) if len(staged) else math.nan,
             "schema_tokens": float(graded["schema_tokens"].mean()) if n else math.nan,
@@ -632,7 +629,7 @@ def summarize_sweep(turns: pd.DataFrame) -> pd.DataFrame:
             "completion_tokens": float(graded["completion_tokens"].mean()) if n else math.nan,
             "cost_usd_per_1k": 1000 * float(graded["cost_usd"].mean()) if n else math.nan,
         })
-    return typed_frame(rows, SUMMARY_COLUMNS)
+    return typed_frame(rows, SWEEP_SUMMARY_COLUMNS)
 
 
 def recorded_sweep_requests() -> list[Request]:

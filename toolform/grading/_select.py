@@ -3,7 +3,9 @@
 ``parse_reply`` reads the calls as written and records every repair it would take (each name's
 resolution, the re-nested arguments); a rule only chooses among them:
 
-* ``as_written``: the calls as written.
+* ``as_written``: the calls as written in the protocol asked for. Calls another protocol read
+  (``parse_reply(..., lenient_fallback=True)``, ``lenient_taken``) are a repair it never takes:
+  it sees no call then.
 * ``main``: names resolved by case or separator; re-nested only when the protocol that produced
   the calls carries its values as text (``text_values``: ``xml_call``, ``nl_intent``...).
 * ``symmetric``: names resolved by case or separator, re-nested for every protocol.
@@ -111,9 +113,15 @@ def select_calls(parsed: ParsedReply, rule: str, *, nearest: bool = False
     """
     check_rule(rule)
     if rule == "as_written":
-        return parsed.calls_as_written
+        return _as_written(parsed)
     return select_repaired(rule, parsed.calls_as_written, _recorded_repair(parsed, nearest),
                            text_values=_text_values(parsed))
+
+
+def _as_written(parsed: ParsedReply) -> tuple[ToolCall, ...]:
+    """What ``as_written`` grades: the asked protocol's calls, none when another protocol's
+    were taken (reading a reply in a protocol it was not asked in is a repair)."""
+    return () if parsed.lenient_taken else parsed.calls_as_written
 
 
 def selections(parsed: ParsedReply, rules: Sequence[str] = RULES
@@ -137,7 +145,8 @@ def selections(parsed: ParsedReply, rules: Sequence[str] = RULES
     """
     repair = _recorded_repair(parsed, False)
     text_values = _text_values(parsed)
-    return {rule: select_repaired(rule, parsed.calls_as_written, repair, text_values=text_values)
+    return {rule: _as_written(parsed) if rule == "as_written" else
+            select_repaired(rule, parsed.calls_as_written, repair, text_values=text_values)
             for rule in rules}
 
 
