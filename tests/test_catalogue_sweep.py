@@ -73,11 +73,20 @@ def test_two_stage_selects_then_calls(turns):
     assert (staged["shown_tools"] == 1).all() and not staged["selection_failed"].any()
 
 
-def test_cost_uses_the_price_table(turns):
-    prices = {r["setting"]: r for r in load_evidence("cost_prices").rows}["self_hosted"]
-    expected = (turns["prompt_tokens"] * prices["input_usd_per_m"]
+def test_cost_uses_the_price_table(turns, requests):
+    # the default, frontier_api, prices the tool block as cached input (as the runner does)
+    prices = {r["setting"]: r for r in load_evidence("cost_prices").rows}["frontier_api"]
+    assert prices["schema_cached"]
+    expected = ((turns["prompt_tokens"] - turns["schema_tokens"]) * prices["input_usd_per_m"]
+                + turns["schema_tokens"] * prices["cached_input_usd_per_m"]
                 + turns["completion_tokens"] * prices["output_usd_per_m"]) / 1e6
     assert turns["cost_usd"].tolist() == pytest.approx(expected.tolist())
+    hosted = count_sweep(requests[:1], CatalogueFake(requests), sizes=(1,),
+                         strategies=STRATEGIES[:1], price="self_hosted").turns
+    prices = {r["setting"]: r for r in load_evidence("cost_prices").rows}["self_hosted"]
+    assert hosted["cost_usd"].tolist() == pytest.approx(
+        ((hosted["prompt_tokens"] * prices["input_usd_per_m"]
+          + hosted["completion_tokens"] * prices["output_usd_per_m"]) / 1e6).tolist())
 
 
 def test_summary_hand_checked(turns, requests):

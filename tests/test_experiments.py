@@ -30,7 +30,7 @@ EXPERIMENTS = [ex.ab_test, ex.bfcl_arm, ex.hijack_experiment, ex.count_sweep, ex
 #: The shared keywords and the one default each has in every experiment.
 SHARED = {"checkpoint": None, "on_turn": None, "max_tokens": ex.DEFAULT_MAX_TOKENS,
           "concurrency": ex.DEFAULT_CONCURRENCY, "progress": False, "stop": None, "repeats": 1,
-          "sampling": None}
+          "sampling": None, "price": "frontier_api"}
 
 
 class GoldClient:

@@ -241,7 +241,8 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
           eta: float = 3.0, finalists: int = 4, concurrency: int = DEFAULT_CONCURRENCY,
           max_tokens: int = DEFAULT_MAX_TOKENS, progress: bool = False,
           stop: threading.Event | None = None, repeats: int = 1,
-          on_turn: Any = None, sampling: Sampling | None = None) -> AtlasResult:
+          on_turn: Any = None, sampling: Sampling | None = None,
+          price: Any = "frontier_api") -> AtlasResult:
     """Search the format × protocol grid for a model's best cells within a turn budget.
 
     The grid is every pair of ``formats`` × ``protocols`` whose protocol can carry every
@@ -278,7 +279,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
         bounds, the validated default) or :func:`toolform.atlas.successive_halving`.
     eta, finalists
         Passed to :func:`toolform.atlas.successive_halving` (``search="halving"`` only).
-    concurrency, max_tokens, progress, stop, on_turn
+    concurrency, max_tokens, progress, stop, on_turn, price
         Passed to :func:`toolform.runs.run_cells` (``concurrency`` as its ``max_concurrency``;
         defaults the runner's and every experiment's, ``toolform.runs.DEFAULT_*``; the recorded
         atlas keeps its own budget, :data:`RECORDED_ATLAS_MAX_TOKENS`). ``on_turn`` sees each
@@ -339,7 +340,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     sampling = sampling if sampling is not None else Sampling()
     run_options = {"max_concurrency": concurrency, "max_tokens": max_tokens,
                    "progress": progress, "stop": stop, "on_turn": on_turn,
-                   "sampling": sampling}
+                   "sampling": sampling, "price": price}
     ask = _asker(cells, pool, client, checkpoint, rules[0], run_options, collected, stop)
     axes = ([f_index[c.format_id] for c in cells], [p_index[c.protocol_id] for c in cells],
             len(pool), budget_turns, ask)

@@ -167,7 +167,8 @@ def bfcl_arm(requests: Sequence[Request], client: Any, *,
              checkpoint: str | os.PathLike[str] | None = None, on_turn: OnTurn | None = None,
              max_tokens: int = DEFAULT_MAX_TOKENS, concurrency: int = DEFAULT_CONCURRENCY,
              progress: bool = False, stop: threading.Event | None = None,
-             repeats: int = 1, sampling: Sampling | None = None) -> BFCLArmResult:
+             repeats: int = 1, sampling: Sampling | None = None, executor: Any = None,
+             price: Any = "frontier_api") -> BFCLArmResult:
     """Answer BFCL requests in each cell; one row per turn, graded four ways.
 
     Parameters
@@ -189,6 +190,9 @@ def bfcl_arm(requests: Sequence[Request], client: Any, *,
         Temperature, ``top_p``, body fields and the base seed of every ask; repeat ``i`` is asked
         with seed ``base + i``, so repeats are distinct samples with their own cassette keys
         (default: temperature 0; ``toolform.runs.run_cells``).
+    executor, price
+        As in :func:`~toolform.experiments.ab_test` (the executor that runs the turns; the
+        price vector of the ``cost_usd`` column).
 
     The old spelling ``max_concurrency=`` (of ``concurrency=``) is read one release, with a
     ``DeprecationWarning``.
@@ -207,7 +211,7 @@ def bfcl_arm(requests: Sequence[Request], client: Any, *,
     turns = run_cells(as_cells(cells), expand_repeats(requests, repeats), client,
                       checkpoint=checkpoint, max_concurrency=concurrency,
                       max_tokens=max_tokens, progress=progress, stop=stop, on_turn=on_turn,
-                      sampling=sampling)
+                      sampling=sampling, executor=executor, price=price)
     return BFCLArmResult(turns=turns, cells=bfcl_arm_table(turns),
                          model=getattr(client, "model", ""))
 

@@ -166,8 +166,8 @@ def hijack_experiment(requests: Sequence[Request], client: Any, *,
                       concurrency: int = DEFAULT_CONCURRENCY, progress: bool = False,
                       stop: threading.Event | None = None, repeats: int = 1,
                       sentence: str = DEFAULT_SENTENCE, sentinel: str | None = None,
-                      clean_mode: str = "strip_high",
-                      sampling: Sampling | None = None) -> HijackResult:
+                      clean_mode: str = "strip_high", sampling: Sampling | None = None,
+                      executor: Any = None, price: Any = "frontier_api") -> HijackResult:
     """Plant ``sentence`` in each request's target tool and measure, per cell, who follows it.
 
     Parameters
@@ -207,6 +207,9 @@ def hijack_experiment(requests: Sequence[Request], client: Any, *,
         Temperature, ``top_p``, body fields and the base seed of every ask; repeat ``i`` is asked
         with seed ``base + i``, so repeats are distinct samples with their own cassette keys
         (default: temperature 0; ``toolform.runs.run_cells``).
+    executor, price
+        As in :func:`~toolform.experiments.ab_test` (the executor that runs the turns; the
+        price vector of the ``cost_usd`` column).
 
     The old spellings ``formats=`` and ``protocol=`` (of ``cells=``: each format with that
     protocol) and ``max_concurrency=`` (of ``concurrency=``) are read one release, with a
@@ -258,7 +261,8 @@ def hijack_experiment(requests: Sequence[Request], client: Any, *,
                                    "followed": calls_follow(row["calls"], sentinel)})
         turns = run_cells(chosen, batch, client, checkpoint=_condition_path(checkpoint, condition),
                           max_concurrency=concurrency, max_tokens=max_tokens,
-                          progress=progress, stop=stop, on_turn=report, sampling=sampling)
+                          progress=progress, stop=stop, on_turn=report, sampling=sampling,
+                          executor=executor, price=price)
         turns.insert(0, "condition", condition)
         turns["followed"] = [calls_follow(c, sentinel) for c in turns["calls"]]
         frames.append(turns)

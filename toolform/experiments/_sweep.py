@@ -448,7 +448,7 @@ def count_sweep(requests: Iterable[Request], client: Any, *,
                 seed: int = 0, sizes: Sequence[int] = SWEEP_SIZES,
                 strategies: Sequence[Strategy] = DEFAULT_STRATEGIES,
                 context_tokens: int | None = None,
-                price: Price | str = "self_hosted",
+                price: Price | str = "frontier_api",
                 sampling: Sampling | None = None) -> SweepResult:
     """Answer each request in catalogues of each size, in each cell, under each strategy.
 
@@ -495,7 +495,7 @@ def count_sweep(requests: Iterable[Request], client: Any, *,
         The model's context window in tokens: a prompt whose characters / 4 plus its reply cap
         exceed it is not sent and counts as an empty turn (``over_context``), as a server
         would refuse it.
-    price : toolform.cost.Price or str, default "self_hosted"
+    price : toolform.cost.Price or str, default "frontier_api"
         The price vector of ``cost_usd``, as the runner takes it (``toolform.cost``: the
         study's ``frontier_api`` or ``self_hosted``, from evidence table ``cost_prices``, or a
         ``Price``); a vector that caches the tool block prices the schema tokens as cached
