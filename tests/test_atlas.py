@@ -341,6 +341,32 @@ def test_atlas_finds_the_planted_cell_resumes_and_replays(tmp_path):
     pd.testing.assert_frame_equal(replayed.cells, result.cells)
 
 
+class CountingExecutor:
+    """The local executor, counting the turns it was given (the atlas runs on any executor)."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        from toolform.executors import LocalExecutor
+
+        self.inner, self.turns = LocalExecutor(2), 0
+
+    def execute(self, turns, clients, *, stop=None):
+        self.turns += len(turns)
+        return self.inner.execute(turns, clients, stop=stop)
+
+
+def test_atlas_runs_on_the_executor_it_is_given():
+    executor = CountingExecutor()
+    on_it = atlas(list(_requests()), OracleClient(_planted_accuracy), formats=FORMATS,
+                  protocols=PROTOCOLS, budget_turns=80, executor=executor)
+    local = atlas(list(_requests()), OracleClient(_planted_accuracy), formats=FORMATS,
+                  protocols=PROTOCOLS, budget_turns=80)
+    assert executor.turns == on_it.turns_spent > 0
+    assert on_it.best == local.best
+    pd.testing.assert_frame_equal(on_it.cells, local.cells)
+
+
 def test_atlas_keeps_failed_turns_as_rows(tmp_path):
     client = OracleClient(_planted_accuracy,
                           fail=lambda fmt, protocol, rid: fmt == "typescript" and rid.endswith("3"))

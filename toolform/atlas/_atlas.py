@@ -242,7 +242,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
           max_tokens: int = DEFAULT_MAX_TOKENS, progress: bool = False,
           stop: threading.Event | None = None, repeats: int = 1,
           on_turn: Any = None, sampling: Sampling | None = None,
-          price: Any = "frontier_api") -> AtlasResult:
+          price: Any = "frontier_api", executor: Any = None) -> AtlasResult:
     """Search the format × protocol grid for a model's best cells within a turn budget.
 
     The grid is every pair of ``formats`` × ``protocols`` whose protocol can carry every
@@ -279,9 +279,10 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
         bounds, the validated default) or :func:`toolform.atlas.successive_halving`.
     eta, finalists
         Passed to :func:`toolform.atlas.successive_halving` (``search="halving"`` only).
-    concurrency, max_tokens, progress, stop, on_turn, price
-        Passed to :func:`toolform.runs.run_cells` (``concurrency`` as its ``max_concurrency``;
-        defaults the runner's and every experiment's, ``toolform.runs.DEFAULT_*``; the recorded
+    concurrency, max_tokens, progress, stop, on_turn, price, executor
+        Passed to :func:`toolform.runs.run_cells`: ``concurrency`` as its ``max_concurrency``,
+        ``executor`` one of ``toolform.executors`` (each round's turns run on it); the defaults
+        are the runner's and every experiment's (``toolform.runs.DEFAULT_*``; the recorded
         atlas keeps its own budget, :data:`RECORDED_ATLAS_MAX_TOKENS`). ``on_turn`` sees each
         turn of every round's run; ``toolform.experiments.atlas`` reports each turn once. The
         old spelling ``max_concurrency=`` is read one release, with a ``DeprecationWarning``.
@@ -340,7 +341,7 @@ def atlas(requests: Any, client: Any, *, formats: Sequence[str] | None = None,
     sampling = sampling if sampling is not None else Sampling()
     run_options = {"max_concurrency": concurrency, "max_tokens": max_tokens,
                    "progress": progress, "stop": stop, "on_turn": on_turn,
-                   "sampling": sampling, "price": price}
+                   "sampling": sampling, "price": price, "executor": executor}
     ask = _asker(cells, pool, client, checkpoint, rules[0], run_options, collected, stop)
     axes = ([f_index[c.format_id] for c in cells], [p_index[c.protocol_id] for c in cells],
             len(pool), budget_turns, ask)

@@ -63,7 +63,7 @@ def atlas(requests: Any, client: Any, *, cells: Sequence[Any] | None = None,
           formats: Sequence[str] | None = None, protocols: Sequence[str] | None = None,
           n_requests: int | None = None, search: str = "elimination", eta: float = 3.0,
           finalists: int = 4, sampling: Sampling | None = None,
-          price: Any = "frontier_api") -> AtlasExperimentResult:
+          price: Any = "frontier_api", executor: Any = None) -> AtlasExperimentResult:
     """Search a model's format × protocol grid for its best cells within ``budget_turns``.
 
     Parameters
@@ -76,7 +76,8 @@ def atlas(requests: Any, client: Any, *, cells: Sequence[Any] | None = None,
         The cells to search (as :func:`~toolform.experiments.ab_test` takes them; a format
         alone takes its default protocol). Default: every pair of ``formats`` × ``protocols``
         that can carry the requests' calls.
-    checkpoint, on_turn, max_tokens, concurrency, progress, stop, repeats, seed, sampling, price
+    checkpoint, on_turn, max_tokens, concurrency, progress, stop, repeats, seed, sampling, price,
+    executor
         As in :func:`~toolform.experiments.ab_test`; ``on_turn`` sees each turn once although
         the search runs the runner once per round on one checkpoint.
     budget_turns : int
@@ -104,6 +105,6 @@ def atlas(requests: Any, client: Any, *, cells: Sequence[Any] | None = None,
                         finalists=finalists, concurrency=concurrency,
                         max_tokens=max_tokens, progress=progress, stop=stop, repeats=repeats,
                         on_turn=once_per_turn(on_turn, ("model", "cell", "request_id")),
-                        sampling=sampling, price=price)
+                        sampling=sampling, price=price, executor=executor)
     return AtlasExperimentResult(turns=found.turns, cells=found.cells, model=found.model,
                                  search=found)
