@@ -89,40 +89,6 @@ def _key(name: str) -> str:
 EnumSelection = Callable[[TypeIR], "Iterable[int] | None"]
 
 
-def _all_values(t: TypeIR) -> None:
-    return None
-
-
-def _type_fields(t: TypeIR, path: str, tool: str, select: EnumSelection) -> Iterator[FieldText]:
-    chosen = select(t) if t.values else None
-    if chosen is None:
-        for j, value in enumerate(t.values):
-            yield FieldText(f"{path}.enum[{j}]", "param.enum", tool, value_text(value), value)
-    else:
-        for j in chosen:
-            value = t.values[j]
-            yield FieldText(f"{path}.enum[{j}]", "param.enum", tool, value_text(value), value)
-    for p in t.fields:
-        yield from _param_fields(p, f"{path}.fields{_key(p.name)}", tool, select)
-    if t.items is not None:
-        yield from _type_fields(t.items, f"{path}.items", tool, select)
-    for k, option in enumerate(t.options):
-        yield from _type_fields(option, f"{path}.options[{k}]", tool, select)
-
-
-def _param_fields(p: ParamIR, path: str, tool: str, select: EnumSelection
-                  ) -> Iterator[FieldText]:
-    yield FieldText(f"{path}.name", "param.name", tool, p.name)
-    if p.title:
-        yield FieldText(f"{path}.title", "param.title", tool, p.title)
-    if p.description:
-        yield FieldText(f"{path}.description", "param.description", tool, p.description)
-    if p.has_default:
-        yield FieldText(f"{path}.default", "param.default", tool, value_text(p.default),
-                        p.default)
-    yield from _type_fields(p.type, path, tool, select)
-
-
 def iter_fields(toolset: Toolset, *, enum_values: EnumSelection | None = None
                 ) -> Iterator[FieldText]:
     """Every readable field of ``toolset``, tool by tool, in declaration order.
@@ -137,18 +103,47 @@ def iter_fields(toolset: Toolset, *, enum_values: EnumSelection | None = None
         the scan uses it to pass over the values of a long enum it screened in bulk. Default:
         every value.
     """
-    select = enum_values or _all_values
     for i, tool in enumerate(toolset.tools):
         base = f"tools[{i}]"
-        yield FieldText(f"{base}.name", "tool.name", tool.name, tool.name)
+        name = tool.name
+        yield FieldText(f"{base}.name", "tool.name", name, name)
         if tool.title:
-            yield FieldText(f"{base}.title", "tool.title", tool.name, tool.title)
+            yield FieldText(f"{base}.title", "tool.title", name, tool.title)
         if tool.description:
-            yield FieldText(f"{base}.description", "tool.description", tool.name, tool.description)
-        for p in tool.params:
-            yield from _param_fields(p, f"{base}.params{_key(p.name)}", tool.name, select)
+            yield FieldText(f"{base}.description", "tool.description", name, tool.description)
+        # Parameters and nested types (object fields, array items, union options), depth first
+        # in declaration order, from a stack of what is left to read: nested generators would
+        # pass every field up through one generator per level, and scans read many fields.
+        stack: list[tuple[ParamIR | None, TypeIR, str]] = []
         if tool.returns is not None:
-            yield from _type_fields(tool.returns, f"{base}.returns", tool.name, select)
+            stack.append((None, tool.returns, f"{base}.returns"))
+        stack.extend((p, p.type, f"{base}.params{_key(p.name)}") for p in reversed(tool.params))
+        while stack:
+            p, t, path = stack.pop()
+            if p is not None:
+                yield FieldText(f"{path}.name", "param.name", name, p.name)
+                if p.title:
+                    yield FieldText(f"{path}.title", "param.title", name, p.title)
+                if p.description:
+                    yield FieldText(f"{path}.description", "param.description", name,
+                                    p.description)
+                if p.has_default:
+                    yield FieldText(f"{path}.default", "param.default", name,
+                                    value_text(p.default), p.default)
+            if t.values:
+                chosen = enum_values(t) if enum_values is not None else None
+                for j in range(len(t.values)) if chosen is None else chosen:
+                    value = t.values[j]
+                    yield FieldText(f"{path}.enum[{j}]", "param.enum", name, value_text(value),
+                                    value)
+            if t.options:
+                stack.extend((None, o, f"{path}.options[{k}]")
+                             for k, o in reversed(list(enumerate(t.options))))
+            if t.items is not None:
+                stack.append((None, t.items, f"{path}.items"))
+            if t.fields:
+                stack.extend((f, f.type, f"{path}.fields{_key(f.name)}")
+                             for f in reversed(t.fields))
 
 
 # -- writing edits back ------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from importlib import resources
+from itertools import repeat
 from pathlib import Path
 from typing import Iterator, Mapping
 
@@ -39,12 +40,17 @@ _MAX_CACHED = 65536
 MIN_WORDS = 7
 
 
+def _grams(word: str) -> list[str]:
+    """The character 3-, 4- and 5-grams of ``word`` padded with a space on each side."""
+    padded = f" {word} "
+    return [padded[i:i + n] for n in _CHAR_NGRAMS for i in range(len(padded) - n + 1)]
+
+
 @functools.lru_cache(maxsize=65536)
 def word_ngrams(word: str) -> tuple[str, ...]:
     """The character 3-, 4- and 5-grams of one lower-cased, whitespace-free word padded with a
     space on each side, as features (``c: al`` marks a word starting with "al"), repeats kept."""
-    padded = f" {word} "
-    return tuple("c:" + padded[i:i + n] for n in _CHAR_NGRAMS for i in range(len(padded) - n + 1))
+    return tuple("c:" + g for g in _grams(word))
 
 
 def _tokens(sentence: str) -> tuple[list[str], list[str]]:
@@ -114,9 +120,12 @@ class LearnedModel:
                                                  compare=False)
     _words: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False,
                                                  compare=False)
-    # the token and token-pair weights keyed without their prefix (no string built per token)
+    # the token, token-pair and character n-gram weights keyed without their prefix (no
+    # string built per token or n-gram)
     _token_weights: dict[str, float] = field(default_factory=dict, init=False, repr=False,
                                              compare=False)
+    _gram_weights: dict[str, float] = field(default_factory=dict, init=False, repr=False,
+                                            compare=False)
     _pair_weights: dict[tuple[str, str], float] = field(default_factory=dict, init=False,
                                                         repr=False, compare=False)
 
@@ -124,6 +133,8 @@ class LearnedModel:
         for feature, weight in self.weights.items():
             if feature.startswith("w:"):
                 self._token_weights[feature[2:]] = weight
+            elif feature.startswith("c:"):
+                self._gram_weights[feature[2:]] = weight
             elif feature.startswith("b:") and feature.count(" ") == 1:
                 a, b = feature[2:].split(" ")
                 self._pair_weights[(a, b)] = weight
@@ -131,9 +142,10 @@ class LearnedModel:
     def _word_terms(self, word: str) -> tuple[float, int]:
         terms = self._words.get(word)
         if terms is None:
-            grams = word_ngrams(word)
-            get = self.weights.get
-            terms = (sum(get(g, 0.0) for g in grams), len(grams))
+            # the weights of word_ngrams(word), summed in its order (the same float), looked up
+            # without the "c:" prefix
+            grams = _grams(word)
+            terms = (sum(map(self._gram_weights.get, grams, repeat(0.0))), len(grams))
             if len(self._words) >= _MAX_CACHED:
                 self._words.clear()
             self._words[word] = terms
@@ -145,8 +157,8 @@ class LearnedModel:
         if terms is None:
             tokens, words = _tokens(sentence)
             token_weight, pair_weight = self._token_weights.get, self._pair_weights.get
-            total = sum(token_weight(t, 0.0) for t in tokens)
-            total += sum(pair_weight(pair, 0.0) for pair in zip(tokens, tokens[1:]))
+            total = sum(map(token_weight, tokens, repeat(0.0)))
+            total += sum(map(pair_weight, zip(tokens, tokens[1:]), repeat(0.0)))
             size = 2 * len(tokens) - 1 if tokens else 0
             for word in words:
                 w, n = self._word_terms(word)
@@ -247,6 +259,11 @@ def instruction_probability(text: str, model: LearnedModel | None = None) -> flo
     return (model or packaged_model()).probability(text)
 
 
+def long_enough(text: str) -> bool:
+    """Whether ``text`` has the :data:`MIN_WORDS` whitespace-separated words TS111 reads."""
+    return len(text.split(None, MIN_WORDS - 1)) >= MIN_WORDS
+
+
 def ts111(text: str, ctx: ScanContext) -> Iterator[Hit]:
     """TS111's matcher: one high hit over the sentence that reads most like an instruction,
     when the whole text scores at or above the threshold.
@@ -255,7 +272,7 @@ def ts111(text: str, ctx: ScanContext) -> Iterator[Hit]:
     change the reading). Texts of fewer than :data:`MIN_WORDS` words (names, codes, most enum
     values) are left to the rules.
     """
-    if len(text.split(None, MIN_WORDS - 1)) < MIN_WORDS:
+    if not long_enough(text):
         return
     model = packaged_model()
     p = model.probability(text)

@@ -93,7 +93,7 @@ def _parts(name: str) -> tuple[str, ...]:
     """A name's words, lower-cased, look-alike letters mapped (``getUserV2`` gives get, user,
     v2)."""
     folded = name if name.isascii() else latin_reading(unicodedata.normalize("NFKC", name))
-    return tuple(p.lower() for p in _NAME_PARTS.findall(_CAMEL.sub("_", folded)))
+    return tuple(map(str.lower, _NAME_PARTS.findall(_CAMEL.sub("_", folded))))
 
 
 def _plural_of(a: str, b: str) -> bool:

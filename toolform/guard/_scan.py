@@ -17,12 +17,13 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 from ..ir import Toolset, TypeIR
-from ._fields import FIELD_KINDS, FieldText, iter_fields, value_text
+from ._fields import FIELD_KINDS, EnumSelection, FieldText, iter_fields, value_text
 from ._concealment import INVISIBLE_CLASS, invisible_spans
 from ._confusables import latin_reading
+from ._learned import long_enough
 from ._names import shadowing
 from ._phrasing import NAME_TOKEN
 from ._reading import GENERAL_WORDS, general_rules
@@ -248,6 +249,13 @@ def _woken_values(plan: Plan, texts: Sequence[str],
 
 
 _NOT_QUIET = re.compile(r"[ ]|[^\x00-\x7f]")
+# Rules without triggers that read nothing in most texts, with what a text needs for them to
+# find anything (checked before calling them; the ungated run still calls them): TS112 reads
+# letters outside ASCII, TS111 texts of seven words or more.
+_READS: dict[str, Callable[[str], bool]] = {
+    "TS111": long_enough,
+    "TS112": lambda text: not text.isascii(),
+}
 _LETTERS_ONLY = str.maketrans({chr(c): " " for c in range(128) if not chr(c).islower()})
 
 
@@ -277,8 +285,13 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
     ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
     out: list[tuple[Rule, Hit]] = []
     general: frozenset[str] | None = None
+    disguised = False  # TS112 found a word in look-alike letters
     for rule, test in steps:
-        if use_triggers and test is not None and test[0].isdisjoint(words) and (
+        if use_triggers and test is None:
+            reads = _READS.get(rule.id)
+            if reads is not None and not reads(visible):
+                continue
+        elif use_triggers and test[0].isdisjoint(words) and (
                 test[1] is None or test[1].search(lowered) is None):
             if not rule.general:
                 continue
@@ -292,8 +305,10 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
             if back is not None or not use_triggers:  # nothing hidden: nothing to report
                 out.extend(_hits(rule, rule.matcher, text, ctx, None))
         else:
-            out.extend(_hits(rule, rule.matcher, visible, ctx, back))
-    if any(rule.id == "TS112" for rule, _ in out):
+            found = _hits(rule, rule.matcher, visible, ctx, back)
+            disguised = disguised or (rule.id == "TS112" and bool(found))
+            out.extend(found)
+    if disguised:
         # a sentence written with look-alike letters is read again through its Latin reading
         # (the same length, so the offsets hold)
         reading = latin_reading(text)
@@ -401,68 +416,62 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
     plain_names = any(not any(ch in n for ch in "_-.") for n in (known or ()))
     plans = {kind: _plan(kind, chosen) for kind, _ in FIELD_KINDS}
     # the values of a long enum that no rule can flag are screened in bulk and not listed
-    woken = _woken_enum_values(toolset, plans["param.enum"], known if read_names else _NO_NAMES)
-    seen: dict[tuple[str, str], list[tuple[Rule, Hit]]] = {}
+    select = _enum_screen(plans["param.enum"], known if read_names else _NO_NAMES)
+    # kind -> text -> its (rule, hit) pairs: each distinct text of a kind is read once
+    seen: dict[str, dict[str, list[tuple[Rule, Hit]]]] = {kind: {} for kind, _ in FIELD_KINDS}
     named: dict[str, bool] = {}  # text -> mentions a recognisable tool name
     findings: list[Finding] = []
     index = -1
     ctx = ScanContext(names, "", "", known)
-    for f in iter_fields(toolset, enum_values=lambda t: woken.get(id(t))):
-        if f.kind == "param.name" and f.text.isascii():
+    for f in iter_fields(toolset, enum_values=select):
+        _, kind, tool, text, _ = f
+        if kind == "param.name" and text.isascii():
             continue  # only TS106 reads parameter names, and hidden characters are not ASCII
-        if f.kind == "tool.name" and f.text.isascii():
+        if kind == "tool.name" and text.isascii():
             pairs = []  # TS106 and TS110 look for characters outside ASCII in a name
         else:
-            pairs = seen.get((f.kind, f.text))
+            same_kind = seen[kind]
+            pairs = same_kind.get(text)
             if pairs is None:
-                pairs = seen[(f.kind, f.text)] = _text_hits(f.text, f.kind, plans[f.kind])
-        if read_names and f.kind in _PROSE:
-            mentions = named.get(f.text)
+                pairs = same_kind[text] = _text_hits(text, kind, plans[kind])
+        if read_names and kind in _PROSE:
+            mentions = named.get(text)
             if mentions is None:
-                probe = _visible(f.text)[0]
-                mentions = named[f.text] = bool(
+                probe = _visible(text)[0]
+                mentions = named[text] = bool(
                     (plain_names or any(ch in probe for ch in separators))
                     and not known.isdisjoint(NAME_TOKEN.findall(probe)))
             if mentions:
-                if ctx.tool != f.tool or ctx.kind != f.kind:
-                    ctx = ScanContext(names, f.tool, f.kind, known)
-                extra = _catalogue_hits(f.text, ctx, chosen)
+                if ctx.tool != tool or ctx.kind != kind:
+                    ctx = ScanContext(names, tool, kind, known)
+                extra = _catalogue_hits(text, ctx, chosen)
                 if extra:
                     pairs = _order(pairs + extra)
         if pairs:
             findings.extend(_finding(r, h, f) for r, h in pairs)
-        if f.kind == "tool.name":
+        if kind == "tool.name":
             index += 1
             for severity, detail in shadows.get(index, ()):
-                findings.append(_finding(ts110, Hit(0, len(f.text), severity, detail), f))
+                findings.append(_finding(ts110, Hit(0, len(text), severity, detail), f))
     return findings
 
 
-def _enum_types(toolset: Toolset) -> Iterator[TypeIR]:
-    """Every enum type of ``toolset`` with at least :data:`BULK_ENUM_VALUES` values."""
-    stack: list[TypeIR] = [p.type for tool in toolset.tools for p in tool.params]
-    stack += [tool.returns for tool in toolset.tools if tool.returns is not None]
-    while stack:
-        t = stack.pop()
-        if len(t.values) >= BULK_ENUM_VALUES:
-            yield t
-        stack.extend(p.type for p in t.fields)
-        stack.extend(t.options)
-        if t.items is not None:
-            stack.append(t.items)
+def _enum_screen(plan: Plan, known: frozenset[str]) -> EnumSelection:
+    """The enum selection the scan hands :func:`iter_fields`: an enum of at least
+    :data:`BULK_ENUM_VALUES` values is screened in bulk when the walk first meets it (see
+    :func:`_woken_values`), and only its woken values are listed; shorter enums, and those the
+    screen cannot read, are listed whole. Screened while walking, so the toolset is walked
+    once."""
+    screened: dict[int, list[int] | None] = {}  # by the id of the enum's type
 
+    def select(t: TypeIR) -> list[int] | None:
+        if len(t.values) < BULK_ENUM_VALUES:
+            return None
+        if id(t) not in screened:
+            screened[id(t)] = _woken_values(plan, [value_text(v) for v in t.values], known)
+        return screened[id(t)]
 
-def _woken_enum_values(toolset: Toolset, plan: Plan,
-                       known: frozenset[str]) -> dict[int, list[int]]:
-    """For each long enum (by the ``id`` of its type), the indices of the values to read one by
-    one (see :func:`_woken_values`); enums not listed are read value by value."""
-    woken: dict[int, list[int]] = {}
-    for t in _enum_types(toolset):
-        if id(t) not in woken:
-            found = _woken_values(plan, [value_text(v) for v in t.values], known)
-            if found is not None:
-                woken[id(t)] = found
-    return woken
+    return select
 
 
 def findings_frame(findings: Iterable[Finding]) -> pd.DataFrame:

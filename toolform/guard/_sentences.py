@@ -216,17 +216,18 @@ def _run(gates: Sequence[_Gated], text: str,
             for m in g.regex.finditer(text):
                 yield g.label, m
         return
-    lowered = text.lower()
-    words = ctx.words if ctx.words is not None else words_of(lowered)
+    words = ctx.words if ctx.words is not None else words_of(text.lower())
     key = id(gates)
     union = _UNIONS.get(key)
     if union is None:
         union = _UNIONS[key] = trigger_test([t for g in gates for t in g.triggers])
         _GATE_SETS[key] = gates
-    if union[0].isdisjoint(words) and (union[1] is None or union[1].search(lowered) is None):
+    if union[0].isdisjoint(words) and (union[1] is None
+                                       or union[1].search(text.lower()) is None):
         return
-    found = [(s, _sentence_matches(key, before, sentence))
-             for s, before, sentence in _pieces(text)]
+    # the sentences where some pattern matched (most match none)
+    found = [(s, per_gate) for s, before, sentence in _pieces(text)
+             if any(per_gate := _sentence_matches(key, before, sentence))]
     for i, g in enumerate(gates):
         for s, per_gate in found:
             for m in per_gate[i]:
