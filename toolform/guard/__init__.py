@@ -5,9 +5,10 @@ writes one plain instruction into it, and every format that shows descriptions l
 it on 38.48 to 54.16% of turns, while the minimal schema, which shows none, let none through.
 The guard keeps instructions out of the description channel:
 
-- :func:`scan_toolset` runs the rules (:data:`GUARD_RULES`): ten written by hand, TS101 to TS110, and
-  TS111, a logistic regression trained on the labelled set, over every name, title,
-  description, default and enum value, at any depth, and returns :class:`Finding` objects
+- :func:`scan_toolset` runs the rules (:data:`GUARD_RULES`): eleven written by hand, TS101 to
+  TS110 and TS112 (look-alike letters), and TS111, a logistic regression trained on the labelled
+  set, over every name, title, description, default and enum value, at any depth, and returns
+  :class:`Finding` objects
   (:func:`findings_frame` for a DataFrame); :func:`guard` does it in one call from a file.
 - :func:`clean_toolset` returns a copy without the flagged sentences and hidden characters (or
   without any description), and a log of every change.

@@ -1,5 +1,6 @@
-"""The guard's rule table, :data:`GUARD_RULES`: ten rules written by hand, TS101 to TS110,
-and TS111, a learned reading whose model lives in :mod:`toolform.guard._learned`.
+"""The guard's rule table, :data:`GUARD_RULES`: eleven rules written by hand, TS101 to TS110
+and TS112 (look-alike letters), and TS111, a learned reading whose model lives in
+:mod:`toolform.guard._learned`.
 
 Each :class:`Rule` carries its id, a short name, its highest severity, what it looks for, the
 field kinds it reads, its trigger words, a matcher, and one example it must flag and one it must
