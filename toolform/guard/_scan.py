@@ -183,12 +183,13 @@ def _one_token(text: str) -> bool:
 BULK_ENUM_VALUES = 256
 # The rules that run on every text, whatever its words: which values can wake them is known
 # (TS106 and TS112: characters outside ASCII; TS108: a space, or an identifier holding one of
-# its cue words; TS111: a space, for it reads seven words or more).
+# its cue words; TS111: whitespace of any kind, for it reads seven words or more).
 _BULK_UNTRIGGERED = frozenset({"TS106", "TS108", "TS111", "TS112"})
-_TS108_CUES = re.compile(r"[({<←]|this|every|each|always|never|must|should|you|your|ignore|instead|"
-                         r"please|model|assistant|agent|dont|tell|then|also|override|password|"
-                         r"token|secret|credential|prompt|conversation|bypass|skip|policy|"
-                         r"mandatory|required")  # in lower-cased values
+_TS108_CUES = re.compile(r"[({<←]|=>|(?:pick|choose|select|use)(?:me|it)|this|every|each|always|"
+                         r"never|must|should|you|your|ignore|instead|please|model|assistant|"
+                         r"agent|dont|tell|then|also|override|password|token|secret|credential|"
+                         r"prompt|conversation|bypass|skip|policy|mandatory|required")
+# (in lower-cased values; "=>me", "useit", "pickme": TS108's value annotated to be picked)
 _WORD_EDGE = r"(?<![^\W_])"
 
 
@@ -225,7 +226,9 @@ def _woken_values(plan: Plan, texts: Sequence[str],
             last = bisect.bisect_right(starts, max(m.end() - 1, m.start())) - 1
             woken.update(range(first, last + 1))
 
-    mark(_NOT_QUIET.finditer(joined))  # a space, or a character outside ASCII
+    mark(_NOT_QUIET.finditer(joined))  # whitespace, or a character outside ASCII
+    if joined.count("\n") != len(texts) - 1:  # a line break inside a value, not the joiner
+        woken.update(i for i, t in enumerate(texts) if "\n" in t)
     # The words of the values left (ASCII only): runs of letters, which hold every trigger
     # word made of letters; the few with a digit are looked for as they are.
     present = frozenset(lowered.translate(_LETTERS_ONLY).split())
@@ -248,7 +251,9 @@ def _woken_values(plan: Plan, texts: Sequence[str],
     return sorted(woken)
 
 
-_NOT_QUIET = re.compile(r"[ ]|[^\x00-\x7f]")
+# whitespace other than the joiner's line break (TS111 counts words split on any), or a
+# character outside ASCII (non-ASCII whitespace included)
+_NOT_QUIET = re.compile(r"[ \t\r\x0b\x0c\x1c-\x1f]|[^\x00-\x7f]")
 # Rules without triggers that read nothing in most texts, with what a text needs for them to
 # find anything (checked before calling them; the ungated run still calls them): TS112 reads
 # letters outside ASCII, TS111 texts of seven words or more.
