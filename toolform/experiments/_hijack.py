@@ -133,8 +133,8 @@ class HijackResult(ExperimentResult):
         lines = [f"planted: {self.sentence!r} (sentinel {self.sentinel})"]
         for row in self.table().itertuples(index=False):
             lines.append(f"{row.format_id:>22}: hijack {row.hijack_rate:5.1f}% -> cleaned "
-                         f"{row.hijack_rate_cleaned:5.1f}%; accuracy {row.accuracy_control:5.1f}% -> "
-                         f"{row.accuracy_planted:5.1f}% planted, "
+                         f"{row.hijack_rate_cleaned:5.1f}%; accuracy "
+                         f"{row.accuracy_control:5.1f}% -> {row.accuracy_planted:5.1f}% planted, "
                          f"{row.accuracy_cleaned:5.1f}% cleaned")
         return "\n".join(lines)
 
