@@ -120,7 +120,7 @@ def test_bfcl_arm_repeats_in_every_cell():
 
 def test_atlas_repeats_expand_the_pool():
     found = atlas(REQUESTS, ByRepeatClient(), formats=["json_schema_openai"],
-                  protocols=["json_object"], budget_turns=6, repeats=3, max_concurrency=1,
+                  protocols=["json_object"], budget_turns=6, repeats=3, concurrency=1,
                   search="halving")  # one cell: elimination would stop at its first round
     assert found.n_requests == 6 and found.turns_spent == 6
     _check_hand_worked(found.turns, "json_schema_openai/json_object")
