@@ -9,6 +9,7 @@ same held-out servers and labelled splits as the guard, so the two can be compar
     python datasets/guard/baseline_nanoguard.py --servers heldout
     python datasets/guard/baseline_nanoguard.py --splits blind1 confusables1
     python datasets/guard/baseline_nanoguard.py --servers heldout --batch 3 --blind b.jsonl
+    python datasets/guard/baseline_nanoguard.py --servers all --only playwright github
 
 A text counts as flagged when NanoGuard's injection score is at least ``--threshold`` (its own
 default, 0.5). For servers, the texts are the fields the guard reads (titles, descriptions,
@@ -43,8 +44,10 @@ def classifier():
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--servers", choices=("dev", "heldout"))
-    parser.add_argument("--batch", type=int, help="only the servers of this batch (1, 2, 3)")
+    parser.add_argument("--servers", choices=("dev", "heldout", "all"))
+    parser.add_argument("--batch", type=int, help="only the servers of this batch (1 to 6)")
+    parser.add_argument("--only", nargs="*", default=None, metavar="NAME",
+                        help="only these servers (their manifest names)")
     parser.add_argument("--splits", nargs="*", default=())
     parser.add_argument("--blind", nargs="*", type=Path, default=(),
                         help="blind batch files (score_blind.py's format), scored as they are")
@@ -64,7 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         print("| --- | ---: | ---: | ---: |")
         for path in sorted(SERVERS.glob("*.json")):
             doc = json.loads(path.read_text(encoding="utf-8"))
-            if doc["split"] != args.servers or args.batch not in (None, doc.get("batch", 1)):
+            if (args.servers not in ("all", doc["split"])
+                    or args.batch not in (None, doc.get("batch", 1))
+                    or args.only is not None and doc["name"] not in args.only):
                 continue
             fields = [f.text for f in iter_fields(load_tools(path))
                       if f.kind in _KINDS and f.text.strip()]
