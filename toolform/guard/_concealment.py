@@ -304,7 +304,7 @@ _TITLE_STRONG = _rx(r"""\b(?:always|never|must|should|ignore|disregard|you|your|
     please|do\s+not|don'?t)\b|\bai\s+(?:agents?|models?)\s*[:,]""")
 
 
-def _title_instruction(text: str, ctx: ScanContext) -> str | None:
+def _title_instruction(text: str) -> str | None:
     """Why a title gives an order or claims standing (see above), or None."""
     flat = _TITLE_SEP.sub("; ", text)
     # a title holding several sentences is a description put in the title: prose (medium)
@@ -417,7 +417,7 @@ def _ts108_title(text: str, ctx: ScanContext) -> Iterator[Hit]:
                           or _CONCEAL.search(text) or _INSTEAD.search(text)))):
         yield Hit(0, len(text), "high", f"an instruction in a {ctx.kind} field")
         return
-    why = _title_instruction(text, ctx)
+    why = _title_instruction(text)
     if why is not None:
         yield Hit(0, len(text), "high", f"{why} in a {ctx.kind} field")
     elif words >= 4 and _TITLE_STRONG.search(text):
