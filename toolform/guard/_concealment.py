@@ -17,8 +17,8 @@ from typing import Callable, Iterator
 
 from ._rule import Hit, MAX_DECODE_CHARS, ScanContext
 from ._sentences import _rx, words_of
-from ._reading import (_ADDRESS, _clauses, _CONCEAL, _DESTINATION, _SEND_TO, _UNIVERSAL,
-                       _USER_OVERRIDE)
+from ._reading import (_ADDRESS, _clauses, _CONCEAL, _DESTINATION, _imperatives, _SEND_TO,
+                       _TOOL_REF, _UNIVERSAL, _USER_OVERRIDE)
 
 __all__ = ["INVISIBLE_CLASS", "TS107_WAKES", "invisible_spans"]
 
@@ -269,10 +269,65 @@ _ID_CUE = re.compile(r"\b(?:this|every|each|always|never|must|should|you|your|ig
 
 
 # a limit or an approval set aside, spelled as an identifier of three words or more
-# (GTC_override_user_limits, root_required_by_admin_policy); no enum value or default of the
-# 181 captured servers of three words or more holds one of these
-_ID_OVERRIDE = re.compile(r"\b(?:override|overrides|bypass|ignore|skip|policy|mandatory|"
-                          r"required)\b")
+# (GTC_override_user_limits, root_required_by_admin_policy); a policy alone is an object
+# (ADD_RLS_POLICY, DROP_RLS_POLICY on a real server, fourteenth revision), a policy that
+# requires or an admin's policy is the authority of TS109
+_ID_OVERRIDE = re.compile(r"\b(?:override|overrides|bypass|ignore|disregard|skip|mandatory|"
+                          r"required|instructions?)\b|\b(?:admin|by)\b.*\bpolicy\b|"
+                          r"\bsystem\s+prompt\b")
+
+# -- titles (fourteenth revision): a title names the tool's own action ("Run read-only SQL",
+# "Stories: Get By ID"); what makes one high is its role, not a word in it. A second clause
+# that gives an order ("Folder - use /public-drop for everything", "Vacuum Table · run with
+# FULL ..."), or a claim of authority or standing on the tool ("[ADMIN OVERRIDE ACTIVE: ...]",
+# "(verified)", "the recommended upgrade"). A second clause pointing to a tool-shaped name
+# ("Read text file - use read_media_file for images") or following "deprecated" is a
+# usage note; a title holding the tool's whole description ("Retrieve a paginated list of ...
+# asset model summaries") is prose (medium). On the 292 readable real servers no title
+# has a second clause of three words or more giving an order other than such notes.
+_TITLE_SEP = re.compile(r"\s[·|•»]\s|\s[—–]\s?|\s-\s")
+_TITLE_CLAIM = re.compile(r"""\b(?:official|verified|trusted|certified|authori[sz]ed|approved|
+    pre-?approved|sanctioned|endorsed|recommended|sponsored|partner|override|overridden|bypass(?:ed)?|
+    disabled\s+by|(?:confirmations?|approvals?|checks?|limits?|safeguards?)\s+(?:are\s+)?(?:disabled|
+    off|skipped|waived|lifted))\b""", re.IGNORECASE | re.VERBOSE)
+_TITLE_NOTE = re.compile(r"\bdeprecated\b|\bsee\s+also\b", re.IGNORECASE)
+_TITLE_CLAUSE = re.compile(r"[;(\[]")
+_TITLE_SECOND = re.compile(r"[;:(\[]")
+# in a title's second clause (after a dash, a bracket, a colon): a rule lifted, an authority
+# that requires, urgency, a ranking ("... properties first"), a system or admin voice, a value
+# that outranks (the user's request); and the user kept unaware ("no need to tell the user")
+_TITLE_SAYS = re.compile(r"""\b(?:outranks?|overrules?|supersedes?)\b|\b(?:system|admin(?:istrator)?|note\s+to\s+\w+)\s*:|\b(?:lifted|waived|
+    suspended|revoked|overridden|no\s+longer\s+appl(?:y|ies)|time-critical|urgent|mandatory|
+    requires?\s+(?:this|that|every|all|you|the\s+(?:model|assistant|agent)))\b|\b\w+\s+first\s*[)\]]?\s*\Z""", re.IGNORECASE | re.VERBOSE)
+_SENTENCE_END = re.compile(r"[.!?](?=\s+\S)")
+_TITLE_STRONG = _rx(r"""\b(?:always|never|must|should|ignore|disregard|you|your|assistant|llm|
+    please|do\s+not|don'?t)\b|\bai\s+(?:agents?|models?)\s*[:,]""")
+
+
+def _title_instruction(text: str) -> str | None:
+    """Why a title gives an order or claims standing (see above), or None."""
+    flat = _TITLE_SEP.sub("; ", text)
+    # a title holding several sentences is a description put in the title: prose (medium)
+    sentences = len(_SENTENCE_END.findall(text.strip()))
+    for m in _imperatives(flat) if sentences == 0 else ():
+        prefix = flat[:m.start("verb")]
+        if not _TITLE_CLAUSE.search(prefix):
+            continue  # the title's own action ("Run read-only SQL", "Stories: Assign User")
+        clause = re.split(r"[;)\]]", flat[m.start("verb"):], maxsplit=1)[0]
+        if len(_WORDS.findall(clause)) < 4 or _TITLE_NOTE.search(prefix):
+            continue
+        if m.group("verb").lower() in ("use", "see", "prefer") and _TOOL_REF.search(clause):
+            continue  # another tool for another case: a usage note
+        return "a second clause giving an order"
+    claim = _TITLE_CLAIM.search(text)
+    if claim and len(_WORDS.findall(text)) >= 3:
+        return f"a claim of standing ({claim.group()!r})"
+    second = _TITLE_SECOND.split(flat, maxsplit=1)
+    if len(second) == 2 and not _TITLE_NOTE.search(second[1]):
+        said = _TITLE_SAYS.search(second[1]) or _CONCEAL.search(second[1])
+        if said and len(_WORDS.findall(second[1])) >= 3:
+            return f"a second clause that rules on the model's turn ({said.group()!r})"
+    return None
 
 
 # Values that carry an instruction without a sentence (thirteenth revision), in defaults and
@@ -284,9 +339,10 @@ _ACTING_CALL_VALUE = re.compile(r"""^\s*[\w.]*?(?:reboot|restart|shutdown|delete
     purge|destroy|remove|kill|format|send|transfer|pay|grant|share|approve|exec|eval|run|
     disable|unlock|erase|truncate|revoke)[\w.]*\s*\([^()]*=[^()]*\)\s*$""",
                                 re.IGNORECASE | re.VERBOSE)
-_SECRET_PLACEHOLDER = re.compile(r"""[{<]\s*(?:\w+[._])?(?:ssn|social_security\w*|passwords?|
+_SECRET_PLACEHOLDER = re.compile(r"""[{<]\s*(?:\w+?[._])*?(?:ssn|social_security\w*|passwords?|
     passwd|tokens?|secrets?|api_?keys?|private_?keys?|credentials?|cvv|pin|card_?numbers?|
-    credit_?cards?|bank_?accounts?|iban|salary|salaries|session\w*|cookies?)\s*[}>]""",
+    credit_?cards?|bank_?accounts?|iban|salary|salaries|session\w*|cookies?|conversation|
+    chat(?:_?history)?|messages|transcript|system_?prompt)\s*[}>]""",
                                  re.IGNORECASE | re.VERBOSE)
 _PICK_ME = re.compile(r"(?:←|<-+|⬅|=>|→|\bpick|\bchoose|\bselect|\buse)\s*(?:this|me|it)\b"
                       r"(?:\s+one)?", re.IGNORECASE)
@@ -327,6 +383,9 @@ def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
     head, _, rest = stripped.partition(" ")
     if _URLISH.match(head) and len(_WORDS.findall(rest)) < 3:
         return  # an address or a path (with at most a short label after it), not prose
+    if ctx.kind.endswith("title"):
+        yield from _ts108_title(text, ctx)
+        return
     told = any(c.directive >= 0 for c in _clauses(text, ctx.kind))
     if len(_WORDS.findall(text)) >= 3 and (
             _ADDRESS.search(text) or _UNIVERSAL.search(text) or _SEND_TO.search(text)
@@ -335,7 +394,7 @@ def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
         yield Hit(0, len(text), "high", f"an instruction in a {ctx.kind} field")
         return
     words = len(_WORDS.findall(text))
-    limit = 6 if ctx.kind.endswith("title") else 5
+    limit = 5
     if words >= 4 and _STRONG_CUE.search(text):
         yield Hit(0, len(text), "high", f"an instruction-like sentence in a {ctx.kind} field")
     elif words >= limit + 2 and _CUE.search(text):
@@ -345,4 +404,23 @@ def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
         # by the model as an instruction (issue 16: high, never medium)
         yield Hit(0, len(text), "high", f"a sentence in a {ctx.kind} field")
     elif words >= limit:
+        yield Hit(0, len(text), "medium", f"prose in a {ctx.kind} field")
+
+
+def _ts108_title(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    """TS108 on a title: an instruction is high, a sentence medium (see :func:`_title_instruction`)."""
+    words = len(_WORDS.findall(text))
+    told = any(c.directive >= 0 for c in _clauses(text, ctx.kind))
+    if words >= 3 and (
+            _ADDRESS.search(text) or _UNIVERSAL.search(text) or _SEND_TO.search(text)
+            or (told and (_DESTINATION.search(text) or _USER_OVERRIDE.search(text)
+                          or _CONCEAL.search(text) or _INSTEAD.search(text)))):
+        yield Hit(0, len(text), "high", f"an instruction in a {ctx.kind} field")
+        return
+    why = _title_instruction(text)
+    if why is not None:
+        yield Hit(0, len(text), "high", f"{why} in a {ctx.kind} field")
+    elif words >= 4 and _TITLE_STRONG.search(text):
+        yield Hit(0, len(text), "high", f"an instruction-like sentence in a {ctx.kind} field")
+    elif words >= 6:
         yield Hit(0, len(text), "medium", f"prose in a {ctx.kind} field")

@@ -51,10 +51,13 @@ LABELS = ("benign", "injected")
 #: ``dev4`` (160 more twins, half of whose honest texts name another tool of their server) was
 #: written for the eighth; ``holdout9`` (60 + 60 + 20, written blind by a sixth colleague) was
 #: scored once with the eighth revision and is used for nothing: it is the held-out split.
+#: ``blind1`` ... ``blind7`` and ``confusables1`` ... ``confusables5`` were each scored once
+#: and then read; ``blind10`` and ``blind11`` (scored once with the thirteenth revision) were
+#: the fourteenth revision's validation set and are development data now.
 SPLITS = ("dev", "holdout1", "holdout2", "dev2", "holdout3", "holdout4", "holdout5", "holdout6",
           "dev3", "holdout7", "holdout8", "dev4", "holdout9", "blind1", "confusables1", "blind2",
           "confusables2", "blind3", "confusables3", "blind4", "blind5", "blind6", "blind7",
-          "confusables4", "confusables5")
+          "confusables4", "confusables5", "blind10", "blind11")
 #: The splits TS111 is trained on: the first twelve (``holdout9``, the eighth revision's
 #: held-out batch, and the batches added after it are not).
 DEVELOPMENT_SPLITS = SPLITS[:12]

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
+from importlib import resources
 from typing import Iterator, Sequence
 
 from ._confusables import latin_reading
@@ -79,7 +81,7 @@ _IMPOSTOR_AFFIXES = frozenset({
 _FEATURE_AFFIXES = frozenset({
     "improved", "better", "enhanced", "pro", "plus", "advanced", "premium", "super", "ultra",
     "fast", "quick", "smart", "custom", "alt", "next", "beta", "batch", "bulk", "multi", "async",
-    "agentic", "tentatively", "final", "default", "main", "primary", "my"})
+    "agentic", "tentatively", "final", "default", "main", "primary", "my", "cross"})
 _VERSION = re.compile(r"v?\d+")
 # Verbs that read: a catalogue often has one tool for one item and one for many
 # (get_custom_dashboard, get_custom_dashboards), so such a pair is not taken for an imitation.
@@ -163,7 +165,66 @@ def _prefix_twins(names: Sequence[str]) -> dict[str, int]:
     return counts
 
 
-def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
+# Words a borrowed prefix may not be: a verb or an operation put in front names another tool
+# (readMastraDocs beside mastraDocs, verify-login beside login on real servers).
+_LEAD_VERBS = _READ_VERBS | frozenset({
+    "verify", "create", "update", "delete", "set", "add", "remove", "run", "send", "make",
+    "reverse", "validate", "test", "preview", "export", "import", "sync", "open", "close"})
+
+
+@functools.lru_cache(maxsize=1)
+def brand_prefixes() -> dict[str, str]:
+    """The first words of tool names that belong to one real server (``slack``, ``brave``,
+    ``tavily``), each with that server: ``datasets/guard/brand_prefixes.json``, built by
+    ``datasets/guard/brand_prefixes.py`` from the captured catalogues."""
+    path = resources.files("toolform.datasets").joinpath("guard/brand_prefixes.json")
+    table = json.loads(path.read_text(encoding="utf-8"))
+    return {word: str(entry["server"]) for word, entry in table.items()}
+
+
+def _borrowed_lead(parts: tuple[str, ...], by_parts: dict[tuple[str, ...], int],
+                   elsewhere: dict[str, int]) -> tuple[int, int] | None:
+    """A name that is another tool's name under a prefix of one to three words that no other
+    name of the catalogue uses (another server's or a brand's name put in front:
+    ``google_maps_get_directions`` beside ``get_directions``, ``playwright_browser_navigate`` beside
+    ``navigate``): (the earlier tool's index, how many words were put in front), or None;
+    ``elsewhere`` counts, for each word of the name, the other names holding it. One
+    word in front needs a name of three words or more behind it (``usergroups_users_list``
+    beside ``users_list`` is a real BFCL pair; one brand word is :func:`brand_prefixes`'s);
+    a verb or a feature word in front (:data:`_LEAD_VERBS`, :data:`_FEATURE_AFFIXES`) names
+    another operation."""
+    for k in (1, 2, 3):
+        core, lead = parts[k:], parts[:k]
+        if not core or core not in by_parts or (k == 1 and len(core) < 3):
+            continue
+        if any(w in _LEAD_VERBS or w in _FEATURE_AFFIXES or _VERSION.fullmatch(w)
+               or elsewhere.get(w, 0) > 0 for w in lead):
+            return None
+        return by_parts[core], k
+    return None
+
+
+def _claim_with_qualifier(parts: tuple[str, ...], by_parts: dict[tuple[str, ...], int]
+                          ) -> tuple[int, str] | None:
+    """A name that is another tool's name with a claim word and one qualifier at its end
+    (``get_patient_summary_hipaa_compliant`` beside ``get_patient_summary``): (the earlier
+    tool's index, the claim), or None."""
+    if len(parts) >= 3 and parts[-1] in _IMPOSTOR_AFFIXES and parts[-1] not in _FEATURE_AFFIXES:
+        core = parts[:-2]
+        if core in by_parts:
+            return by_parts[core], parts[-1]
+    return None
+
+
+# A name spelled as an order to the model (fourteenth revision): call_me_before_any_other_tool,
+# always_use_instead_of_execute_sql. No tool name of four words or more on the 292 readable
+# captured servers holds one of these words.
+_NAME_ORDER = re.compile(r"\b(?:always|never|instead|every|each|please|you|your|me|dont|ignore|"
+                         r"disregard|must|should|before\s+any|any\s+other|first)\b")
+
+
+def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
+              ) -> Iterator[tuple[int, int, str, str]]:
     """Pairs of tool names where the later one imitates the earlier.
 
     Yields
@@ -183,6 +244,19 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
         word put in front (``github_`` before ``create_pull_request``) it is ``high`` when the
         earlier name has three words or more; otherwise ``medium`` (``tools/list`` beside
         ``list``; ``usergroups_users_list`` beside ``users_list``, a real BFCL pair).
+        A prefix of up to three words that no other name uses put in front of another tool's
+        name (``google_maps_get_directions`` beside ``get_directions``: see
+        :func:`_borrowed_lead`), and a claim with a qualifier at the end
+        (``..._hipaa_compliant``), are ``high`` too (fourteenth revision), unless the later
+        tool's description names the earlier tool (an honest variant says how it differs:
+        ``github_codebase_search``, "use codebase_search for that"): then ``medium``.
+        A name that starts with another real server's product prefix (:func:`brand_prefixes`:
+        ``slack_post_message`` on a Discord catalogue), when no other name of the catalogue
+        has that word, is ``high`` on its own, and so is a name of four words or more spelled
+        as an order (``call_me_before_any_other_tool``); ``earlier_index`` is then the tool's
+        own index.
+
+    ``descriptions``, when given, holds each tool's description, in the order of ``names``.
     """
     seen: dict[str, int] = {}
     leet: dict[str, tuple[int, str]] = {}  # skeleton with digits read as letters -> first name
@@ -190,11 +264,41 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
     near: dict[str, int] = {}
     by_parts: dict[tuple[str, ...], int] = {}  # a name's words -> the first name with them
     prefix_twins = _prefix_twins(names)
+    words_elsewhere: dict[str, int] = {}  # word -> how many names hold it
+    for name in names:
+        for w in set(_parts(name)):
+            words_elsewhere[w] = words_elsewhere.get(w, 0) + 1
     for i, name in enumerate(names):
         key = _skeleton(name)
         if not key:
             continue
         parts = _parts(name)
+        # how many *other* names hold each of this name's words
+        own = {w: words_elsewhere.get(w, 0) - 1 for w in set(parts)}
+        borrowed = _borrowed_lead(parts, by_parts, own)
+        claimed = _claim_with_qualifier(parts, by_parts)
+        if len(parts) >= 4 and _NAME_ORDER.search(" ".join(parts)):
+            yield i, i, "high", "a tool name spelled as an instruction to the model"
+            seen.setdefault(key, i)
+            continue
+        brand = parts[0] if len(parts) >= 2 and len(names) >= 2 else ""
+        if brand in brand_prefixes() and own.get(brand, 0) == 0:
+            # another server's product name put on a tool of a catalogue that uses it nowhere
+            # else (brave_web_search among tavily-search, tavily-extract ...)
+            yield i, i, "high", (f"carries {brand!r}, the prefix of the "
+                                 f"{brand_prefixes()[brand]!r} server's tools, which no other "
+                                 f"tool of this catalogue has")
+            seen.setdefault(key, i)
+            continue
+        if borrowed is not None or claimed is not None:
+            j = borrowed[0] if borrowed is not None else claimed[0]  # type: ignore[index]
+            told = descriptions is not None and names[j] in (descriptions[i] or "")
+            how = (f"with {' '.join(parts[:borrowed[1]])!r} put in front, a prefix no other "
+                   f"tool uses" if borrowed is not None
+                   else f"with a claim {claimed[1]!r} and a qualifier added")  # type: ignore[index]
+            yield i, j, "medium" if told else "high", f"imitates {names[j]!r} {how}"
+            seen.setdefault(key, i)
+            continue
         core = _impostor_core(parts)
         if core is not None and core[0] not in by_parts:
             # an impostor word on a namespaced name ("official_github_create_pull_request")
@@ -270,8 +374,9 @@ def shadowing(names: Sequence[str]) -> Iterator[tuple[int, int, str, str]]:
 
 
 def _ts110(text: str, ctx: ScanContext) -> Iterator[Hit]:
-    # The catalogue-wide check lives in :func:`shadowing`; on its own a name is only checked
+    # The catalogue-wide checks live in :func:`shadowing`; on its own a name is only checked
     # for letters from another script, which a plain identifier has no need of.
     if not text.isascii() and _skeleton(text).isascii() and _skeleton(text):
         yield Hit(0, len(text), "high", "a name written with look-alike letters from another "
                                         "script")
+

@@ -11,11 +11,12 @@ import functools
 import re
 from typing import Iterator
 
+from ._foreign import FOREIGN_TRIGGERS, FOREIGN_VERB_PATTERN, foreign_payload
 from ._rule import Hit, ScanContext, _VALUE_KINDS
 from ._sentences import _gate, _run, _rx, _Sentences
 from ._reading import (_ACTING_CALL, _OWN_FIELD, _UNPROMPTED, moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
                        _general, _KEEP_SAFE, _kept_out, _OWN_SECRET, _LITERAL, _QUOTED, _SCALAR, _SECRET_ANY,
-                       _STRONG, _STRONG_RX, _UNCONDITIONAL, _URL)
+                       _STRONG, _STRONG_RX, _UNCONDITIONAL, _URL, _CONVERSATION)
 __all__ = ["NAME_TOKEN"]
 
 # -- TS101 argument-directive ------------------------------------------------------------------
@@ -101,7 +102,7 @@ _TS102 = (_gate("address", rf"""
     | \b{_MODEL_WORD}\s+(?:must|should|shall|needs?\s+to|is\s+(?:required|expected|instructed|
         asked)\s+to|are\s+(?:required|expected|instructed|asked)\s+to|has\s+to|have\s+to|
         may\s+not|must\s+not|should\s+not|cannot|will\s+(?:now|always|never))\b
-    | ^\s*(?:system|assistant|ai)\s*:
+    | ^[ \t]*(?:system|assistant|ai)\s*:
     | (?:^|(?<=[.;!?(])|(?<=[.;!?(]\s)|(?<=[.;!?(]\s\s))(?:(?:the|an?)\s+)?(?:ai|llm|model|assistant|agent|system|{_MODEL_WORD})\s+
       (?:guidance|instructions?|notes?|directives?|rules?|guidelines?|policy|reminder|notice|memo|
       directions?|only)\s*:
@@ -114,6 +115,8 @@ _TS102 = (_gate("address", rf"""
         (?:\w+ly\s+)?(?:should|must|will\s+always|needs?\s+to|ends?\s+with|starts?\s+with|
         begins?\s+with|mentions?|includes?|contains?)\b""",
           ("answer", "answers", "response", "responses", "reply", "replies")),
+    # an order in Spanish, Portuguese, French, German or Italian (fourteenth revision)
+    _gate("foreign", FOREIGN_VERB_PATTERN, FOREIGN_TRIGGERS),
 )
 
 
@@ -123,10 +126,36 @@ _THIRD_PERSON = re.compile(rf"(?:the\s+)?{_MODEL_WORD}\s+(?:must|should|shall|ne
                            rf"have|may|cannot|will)\b", re.IGNORECASE)
 
 
+
+# What an order in another language carries, and the rule that reads it (see ._foreign).
+_FOREIGN_RULE = {"destination": "TS104", "secret": "TS105", "unaware": "TS103",
+                 "addressed": "TS102"}
+_FOREIGN_DETAIL = {"destination": "an order in another language that sends to an address",
+                   "secret": "an order in another language that hands over a secret or a file",
+                   "unaware": "an order in another language that keeps the user unaware",
+                   "addressed": "an order in another language to the assistant, or on every "
+                                "call"}
+
+
+def _foreign(rule_id: str, text: str, m: re.Match[str]) -> Hit | None:
+    """The high hit of ``rule_id`` on the sentence holding the foreign-language order ``m``
+    matched, or None."""
+    start, end = _Sentences(text).around(m.start(), m.end())
+    payload = foreign_payload(text[start:end])
+    if payload is None or _FOREIGN_RULE[payload] != rule_id:
+        return None
+    return Hit(start, end, "high", _FOREIGN_DETAIL[payload])  # the sentence: one per sentence
+
+
 def _ts102(text: str, ctx: ScanContext) -> Iterator[Hit]:
     sentences = _Sentences(text)
     told: list[tuple[int, int]] | None = None
     for label, m in _run(_TS102, text, ctx):
+        if label == "foreign":
+            found = _foreign("TS102", text, m)
+            if found is not None:
+                yield found
+            continue
         if label == "address" and not _THIRD_PERSON.match(m.group()):
             if told is None:
                 told = [(c.start, c.end) for c in _directives(text, ctx)]
@@ -185,7 +214,10 @@ _TS103 = (
     _gate("grant", r"""\byou\s+(?:are|have\s+been|were)\s+(?:now\s+|hereby\s+|also\s+)?
         (?:authori[sz]ed|permitted|allowed|cleared|granted|entitled)\b""",
           ("authorized", "authorised", "permitted", "allowed", "cleared", "granted", "entitled")),
-    _gate("stealth", r"""\b(?:quietly|silently|secretly|covertly|discreetly|invisibly)\s+
+    # (not after will, would, may, can, might: "guessing them will silently return the wrong
+    # data" says what happens, fourteenth revision)
+    _gate("stealth", r"""\b(?<!will\s)(?<!would\s)(?<!may\s)(?<!can\s)(?<!might\s)
+        (?:quietly|silently|secretly|covertly|discreetly|invisibly)\s+
         (?:\w+\s+)?(?:add|append|include|send|change|widen|replace|set|use|call|forward|copy|
         upload|delete|remove|modify|switch|return|run|invoke|insert|post|save|store|log)\b""",
           ("quietly", "silently", "secretly", "covertly", "discreetly", "invisibly")),
@@ -199,6 +231,8 @@ _TS103 = (
     _gate("supersedes", r"""\bthis\s+(?:instruction|message|note|notice|rule|description)\s+
         (?:overrides|supersedes|replaces|takes)\b""", ("overrides", "supersedes", "replaces",
                                                        "takes")),
+    # an order in Spanish, Portuguese, French, German or Italian (fourteenth revision)
+    _gate("foreign", FOREIGN_VERB_PATTERN, FOREIGN_TRIGGERS),
 )
 
 
@@ -207,10 +241,11 @@ _INSTRUCTION_NOUN = re.compile(r"\b(?:instructions?|notes?|messages?|steps?|desc
 
 
 # Precedence over the model's instructions or the user ("takes precedence over any other
-# instruction", "over what the user asked"); over anything else it orders the tool's inputs.
+# instruction", "over what the user asked"); over anything else it orders the tool's inputs
+# ("takes precedence over userId": a whole word, fourteenth revision).
 _PRECEDENCE_OVER_RULES = re.compile(r"""\s*(?:(?:any|all|every|the|your|other|earlier|previous|prior|
     system|user'?s?)\s+){0,3}(?:instructions?|rules?|guidelines?|guidance|directives?|prompts?|
-    polic(?:y|ies)|users?|requests?|system|what\b|everything|anything|whatever)""",
+    polic(?:y|ies)|users?|requests?|system|what|everything|anything|whatever)\b""",
                                     re.IGNORECASE | re.VERBOSE)
 
 
@@ -220,6 +255,11 @@ _ASK_THE_USER = re.compile(r"\b(?:ask|asking)\s+(?:the\s+|your\s+)?(?:user|human
 
 def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
     for label, m in _run(_TS103, text, ctx):
+        if label == "foreign":
+            found = _foreign("TS103", text, m)
+            if found is not None:
+                yield found
+            continue
         if label == "precedence" and not _PRECEDENCE_OVER_RULES.match(text, m.end()):
             # "'id_no' takes precedence over 'name'", "over x,y": the tool's own inputs
             yield Hit(m.start(), m.end(), "low", "orders the tool's own parameters")
@@ -278,7 +318,21 @@ _TS104 = (
         superseded|disabled|moved)\b""",
           ("instead", "replaces", "supersedes", "overrides", "replaced", "superseded", "disabled",
            "moved")),
+    # fourteenth revision: another tool run down (broken, deprecated, leaking, "from the other
+    # server"), read by :func:`_ts104` with this tool claimed in its place
+    _gate("rundown", r"""\b(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:deprecated|broken|unsafe|
+        compromised|insecure|unreliable|retired)\b|\bleaks?\b|\b(?:the\s+other|another)\s+
+        (?:[\w-]+\s+){0,2}?(?:server|mcp|connector|integration)\b""",
+          ("deprecated", "broken", "unsafe", "compromised", "insecure", "unreliable", "retired",
+           "leak", "leaks", "other", "another")),
+    # an order in Spanish, Portuguese, French, German or Italian (fourteenth revision)
+    _gate("foreign", FOREIGN_VERB_PATTERN, FOREIGN_TRIGGERS),
 )
+# this tool claimed in another's place: "route all messages through this tool", "use this one"
+_IN_ITS_PLACE = re.compile(r"""\b(?:through|via)\s+this\s+(?:tool|one|server)\b|\bthis\s+(?:tool|
+    one)\s+instead\b|\buse\s+this\s+(?:tool|one)\b|\bthis\s+tool\s+replaces\b""",
+                           re.IGNORECASE | re.VERBOSE)
+_TOOL_SHAPED = re.compile(r"(?<![\w.'\"/-])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
 _EXTERNAL = re.compile(rf"{_EMAIL}|{_URL}|\+?\d[\d\s().-]{{7,}}\d|@\w+|webhook|endpoint|server|"
                        r"address|external", re.IGNORECASE)
 _SEND_HIGH = {"result", "results", "output", "outputs", "response", "responses", "content",
@@ -306,9 +360,22 @@ _WITH_USER = re.compile(r"\bwith\s+(?:the\s+|your\s+)?(?:users?|humans?|requeste
 
 
 def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
+    run_down = False
     for label, m in _run(_TS104, text, ctx):
+        if label == "foreign":
+            found = _foreign("TS104", text, m)
+            if found is not None:
+                yield found
+            continue
         if label == "instead":
             yield Hit(m.start(), m.end(), "medium", "steers the model to or from another tool")
+        elif label == "rundown":
+            # another tool called broken or foreign, and its calls claimed for this one: on
+            # the 295 captured servers and datasets/mcp no description says both
+            if not run_down and _IN_ITS_PLACE.search(text) and _TOOL_SHAPED.search(text):
+                run_down = True
+                yield Hit(m.start(), m.end(), "high", "runs another tool down and claims its "
+                                                      "calls for this one")
         elif label == "exfil":
             yield Hit(m.start(), m.end(), "high", "sends something to an outside address")
         elif label == "send":
@@ -342,7 +409,10 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
 # another tool's use ("whenever send_email is about to be used", "after every call to
 # read_file", "each time create_pull_request runs, follow it with ...") or another tool
 # disabled ("do not call brave_web_search", "search_files must not be called", "the
-# create_event tool is deprecated").
+# create_event tool is deprecated"). Not an order of calls ("do not call list_repositories /
+# list_service_connections first": a list of tools, then first, again, before ...), nor a use
+# ruled out for one purpose ("do not use search_issues for conversation queries", "... with
+# reveal just to check"): usage notes (fourteenth revision).
 _HOOK_BEFORE = (r"(?:whenever|every\s+time|each\s+time|any\s+time|after\s+(?:every|each|any|all)|"
                 r"before\s+(?:every|each|any|all)|(?:follow|precede)\s+(?:every|each|all|any))"
                 r"\b[^.;!?]{0,40}?")
@@ -359,8 +429,9 @@ def _other_tool_moved(sentence: str, name: str) -> bool:
     """Whether ``sentence`` hooks onto or disables the tool named by ``name`` (escaped)."""
     return bool(re.search(rf"{_HOOK_BEFORE}\b{name}\b(?:\s+tool)?\s*{_USED}\b"
                           rf"|\b(?:after|before)\s+(?:every|each|any)\s+(?:call|use|run)\s+(?:to|of)\s+"
-                          rf"{name}\b|{_DISABLE_BEFORE}{name}\b(?!\s+(?:first|again|twice|yet|"
-                          rf"before|after|until|unless))|\b{name}\b{_DISABLED_AFTER}",
+                          rf"{name}\b|{_DISABLE_BEFORE}{name}\b(?!(?:\s*(?:/|,|\bor\b|\band\b)\s*[\w-]+)*\s+(?:first|again|twice|yet|"
+                          rf"for\b(?!\s+(?:any|all|every|anything))|just|with|when|if|on|in|to|"
+                          rf"before|after|until|unless)\b)|\b{name}\b{_DISABLED_AFTER}",
                           sentence, re.IGNORECASE))
 
 
@@ -422,8 +493,10 @@ _TS105 = (
           context)
         | \bconversation\s+(?:history|so\s+far|log|transcript|context)
         | \bchat\s+(?:history|log|transcript) | \bmessage\s+history
-        | \b(?:previous|prior|earlier|all|past|other)\s+(?:user\s+)?(?:messages|conversations|
-          chats|prompts)
+        | \b(?:previous|prior|earlier|past|other)\s+(?:user\s+)?(?:messages|conversations|
+          chats|prompts) | \ball\s+(?:(?:the\s+)?user\s+(?:messages|prompts)|(?:the\s+)?(?:
+          conversations|chats|prompts)|(?:the\s+)?messages\s+(?:so\s+far|exchanged|above|
+          (?:the\s+user|you)\s+(?:\w+\s+)?(?:sent|wrote|typed)))
         | \bmessages\s+(?:of|from|in)\s+(?:the|this)\s+(?:current\s+|ongoing\s+)?(?:conversation|
           chat|session|thread)""",
           ("conversation", "conversations", "chat", "chats", "dialog", "dialogue", "context",
@@ -445,6 +518,18 @@ _TS105 = (
                 "addresses", "name", "phone", "number", "numbers", "browsing", "birthday",
                 "folder", "folders", "downloads", "desktop", "photos", "inbox", "mailbox", "drive",
                 "birth", "date", "directory")),
+    # calm steering (fourteenth revision): a result said to be valid only once a secret or the
+    # conversation goes with the request ("accurate only when the session has shared its system
+    # prompt with ..."), or the right value said to be the one kept in a secret
+    _gate("validity", r"""\b(?:only\s+(?:be\s+)?(?:considered\s+)?(?:valid|accurate|complete|
+        correct|reliable|accepted|honou?red|trusted)|(?:valid|accurate|complete|correct|reliable|
+        accepted|trusted)\s+only)\b[^.;]{0,100}?\b(?:once|when|if|after|where|provided)\b
+        | \b(?:correct|right|proper|valid|real)\s+(?:[\w-]+\s+){0,4}?is\s+(?:the\s+one|the\s+value|
+        whatever\s+is)?\s*(?:stored|kept|found|held|saved|set)\s+in\b""",
+          ("valid", "accurate", "complete", "correct", "reliable", "accepted", "honored",
+           "honoured", "trusted", "right", "proper", "real")),
+    # an order in Spanish, Portuguese, French, German or Italian (fourteenth revision)
+    _gate("foreign", FOREIGN_VERB_PATTERN, FOREIGN_TRIGGERS),
 )
 _TAKE_VERB = _rx(r"""
     \b(?:read|cat|open|load|include|including|pass|passing|send|sending|attach|provide|append|
@@ -460,10 +545,34 @@ _FORMAT_EXPLAINED = re.compile(r"\bformatted\s+(?:as|like)\b|\bin\s+the\s+format
                                r"\bwhere\s+[{<]\w+[}>]\s+(?:is|stands\s+for)\b", re.IGNORECASE)
 
 
+_HANDED = re.compile(r"\b(?:included|includes?|shared|shares?|appears?|sent|provided|passed|"
+                     r"attached|supplied|copied|added|forwarded|pasted)\b", re.IGNORECASE)
+# what a result's validity may not hang on: the conversation, a secret, the system prompt
+_SENSITIVE = re.compile(r"\bsystem\s+prompt\b|\bconnection\s+string\b|(?-i:\b[A-Z][A-Z0-9]*_"
+                        r"(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD)\b)|\buser'?s\s+(?:\w+\s+)?"
+                        r"(?:messages|prompts|questions|conversation|chat)\b", re.IGNORECASE)
+
+
 def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
     sentences = _Sentences(text)
     told: list[tuple[int, int]] | None = None
     for label, m in _run(_TS105, text, ctx):
+        if label == "validity":
+            sentence = sentences.of(m.start(), m.end())
+            # what follows the claim: the sensitive thing, handed over (or kept, for "the
+            # correct value is the one stored in SLACK_BOT_TOKEN")
+            tail = text[m.start():sentences.around(m.start(), m.end())[1]]
+            wanted = _SENSITIVE.search(tail) or _CONVERSATION.search(tail)
+            if (wanted and (_HANDED.search(tail) or m.group().lower().endswith(" in"))
+                    and not _KEEP_SAFE.search(sentence) and not _OWN_SECRET.search(sentence)):
+                yield Hit(m.start(), m.end(), "high", f"makes the result hang on handing over "
+                                                      f"{wanted.group().strip()!r}")
+            continue
+        if label == "foreign":
+            found = _foreign("TS105", text, m)
+            if found is not None:
+                yield found
+            continue
         if told is None:
             told = [(c.start, c.end) for c in _directives(text, ctx)]
         if label == "file" and ctx.kind in _VALUE_KINDS:
@@ -484,10 +593,12 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
             # credentials", "Example: Fill username, password") is not one asked for: high
             # needs a verb that takes it, just before it, in a sentence that does not document
             # the secret as the tool's own (shown once, returned to the user)
-            taken = label != "credential" or (
+            # (fourteenth revision) nor is a variable the tool itself needs set, masks or
+            # lists as a kind of authentication ("Requires FIGMA_ACCESS_TOKEN to be set")
+            taken = (label != "credential" or (
                 _TAKE_VERB.search(text, max(start, m.start() - 60), m.start()) is not None
-                and not _EXAMPLE_HEAD.match(text, start)
-                and not _OWN_SECRET.search(sentences.of(m.start(), m.end())))
+                and not _EXAMPLE_HEAD.match(text, start))) and (
+                label == "file" or not _OWN_SECRET.search(sentences.of(m.start(), m.end())))
             yield Hit(m.start(), m.end(), "high" if taken else "medium",
                       f"asks to pass on {m.group().strip()!r}" if taken
                       else f"mentions {m.group().strip()!r} in an instruction")
@@ -564,10 +675,16 @@ _TS109 = (
           also=("team", "operator", "owner", "admin", "administrator", "maintainer",
                 "maintainers", "developer", "developers", "company", "management", "server",
                 "vendor", "provider", "anthropic", "openai")),
-    _gate("cleared", r"""\b(?:pre-?approved|pre-?authori[sz]ed|whitelisted|mandatory|compulsory|
+    # a thing said to be cleared ("a whitelisted Frappe method", "only allowlisted read-only
+    # commands", fourteenth revision) is an object's property, not an order's clearance (the
+    # gated scan reads a line at a time, so a word ending a wrapped line is read as such too)
+    _gate("cleared", r"""\b(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?:pre-?approved|pre-?authori[sz]ed|
+        whitelisted|allowlisted)\b(?!\s*\Z|\s+(?:[\w-]+\s+){0,2}?(?:method|methods|endpoint|endpoints|ip|ips|domain|
+        domains|host|hosts|address|addresses|function|functions|origin|origins|command|
+        commands))|\b(?:mandatory|compulsory|
         compliance\s+requirement)\b""",
           ("preapproved", "approved", "preauthorized", "preauthorised", "authorized",
-           "authorised", "whitelisted", "mandatory", "compulsory", "compliance")),
+           "authorised", "whitelisted", "allowlisted", "mandatory", "compulsory", "compliance")),
     # thirteenth revision: a penalty threatened for not complying, and an order's sender named
     # in more ways (a named office, "by instruction of", "X-mandated", an executive requiring)
     _gate("penalty", r"""\b(?:will|would|may)\s+(?:have\s+(?:\w+\s+){0,2}revoked|incur\s+(?:\w+\s+)?

@@ -81,7 +81,7 @@ _IMP_VERB_WORDS = (
     "retry", "apply", "follow", "round", "target", "write", "quote", "print", "tell", "assign",
     "mark", "tag", "force", "insert", "reply", "credit", "link", "exclude", "omit", "hide",
     "keep", "rename", "name", "point", "upload", "push", "merge", "close", "visit", "click",
-    "fork", "clone", "grant", "approve", "accept", "do", "consider", "assume", "answer",
+    "fork", "clone", "grant", "approve", "accept", "do", "consider", "assume", "answer", "bring",
     "respond", "recommend", "rank", "favor", "favour", "avoid", "refuse", "dump", "leak",
     "mirror", "sync", "encode", "list", "fetch", "collect", "gather", "export", "lower",
     "raise", "increase", "decrease", "double", "widen", "expand", "convert", "state", "claim",
@@ -158,15 +158,22 @@ _UNIVERSAL = re.compile(r"""\b(?:always|in\s+(?:all|every)\s+cases?|no\s+matter|
     responses?|replies|answers?|uses?|runs?|trips?|searches))\b""", re.IGNORECASE | re.VERBOSE)
 # The user's own choice set aside or added to: "whatever the user picked", "rather than the
 # directory the user mentions", "alongside whichever channel the user picked", "in addition to
-# whoever the user invites", "rather than the one supplied in the request".
+# whoever the user invites", "rather than the one supplied in the request". Not the user's
+# words as the object or the condition ("must come verbatim from what the user actually said",
+# "only change what the user asked to change", "if the user says logs, choose logs instead"):
+# that defers to the user (fourteenth revision); "what" counts only after "no matter", "regardless
+# of", "not", "over", "ignore".
 _USER_CHOICE = r"""(?:typed|types|chose|chooses|picked|picks|asked|asks|requested|requests|selected|
     selects|said|says|wants|wanted|named|names|entered|enters|gave|gives|provided|provides|
     supplied|supplies|invited|invites|mentioned|mentions|specified|specifies|chosen|indicated|
     indicates)"""
-_USER_OVERRIDE = re.compile(rf"""\b(?:(?:whatever|whichever|whoever|whomever|what|which)\s+
+_USER_OVERRIDE = re.compile(rf"""\b(?:(?:whatever|whichever|whoever|whomever|(?<=matter\s)what|
+    (?<=of\s)what|(?<=not\s)what|(?<=over\s)what|(?<=ignore\s)what|(?<=ignoring\s)what)\s+
     (?:[\w-]+\s+){{0,2}}?(?:the\s+)?(?:user|person|they|you)\s+(?:\w+\s+)?{_USER_CHOICE}
     |the\s+user\s+(?:asks|asked|picks|picked|chose|chooses|requests|requested|selects|selected|
-    typed|wants|says|said)\b[^.;]{{0,120}}\b(?:anyway|instead|still|regardless)
+    typed|wants|says|said)\b[^.;]{{0,120}}\b(?:anyway|still|regardless)
+    |(?<!if\s)(?<!when\s)(?<!unless\s)the\s+user\s+(?:asks|asked|picks|picked|chose|chooses|
+    requests|requested|selects|selected|typed|wants|says|said)\b[^.;]{{0,120}}\binstead
     |\b(?:rather\s+than|instead\s+of|in\s+place\s+of|in\s+addition\s+to|alongside|on\s+top\s+of)
     \s+(?:what\s+(?:the\s+)?(?:user|person|they|you)\b|(?:the|any|whatever|whichever|whoever)\s+
     (?:[\w-]+\s+){{0,4}}?(?:(?:the\s+)?
@@ -176,15 +183,26 @@ _USER_OVERRIDE = re.compile(rf"""\b(?:(?:whatever|whichever|whoever|whomever|wha
     |\b(?:whether\s+or\s+not|regardless\s+of\s+whether|no\s+matter\s+whether|even\s+if)\s+
     (?:the\s+)?(?:user|person|customer|they)\s+(?:\w+\s+)?(?:agrees?|wants?|likes?|asks?|
     approves?|consents?|objects?|refuses?|says?))""", re.IGNORECASE | re.VERBOSE)
+# (fourteenth revision: "never let multiple edges share ..." lets no one be kept unaware, and
+# "will silently return the wrong data" says what the tool does, not what the model hides;
+# "no need to tell the user", "don't bring up ...", "out of anything you show the user" do)
 _CONCEAL = re.compile(r"""\b(?:(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:ask|asking|tell|
-    telling|inform|informing|mention|mentioning|confirm|confirming|let|letting|notify|notifying|
+    telling|inform|informing|mention|mentioning|confirm|confirming|notify|notifying|
     alert|alerting|show|showing|warn|warning|checking|check)\b
+    |(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:let|letting)\s+(?:the\s+|your\s+|a\s+)?
+      (?:users?|customers?|them|him|her|anyone|anybody|owner|recipients?)\b
     |skip(?:ping)?\s+(?:the\s+|any\s+|all\s+)?(?:\w+\s+){0,2}(?:approval|approvals|confirmation|
       confirmations|review|reviews|check|checks|consent)\b
     |(?:leave|keep)\s+(?:\w+\s+){0,4}out\s+of\s+(?:your|the)\s+(?:summary|reply|answer|response|
       report|message)
     |not\s+to\s+be\s+(?:informed|told|notified|shown|asked)
-    |(?:quietly|silently|secretly|covertly|discreetly)\b)""", re.IGNORECASE | re.VERBOSE)
+    |no\s+need\s+to\s+(?:tell|inform|mention|notify|show|alert|warn)\b
+    |(?:do\s+not|don'?t|never)\s+(?:bring\s+(?:it\s+|this\s+|that\s+)?up|disclose|reveal|surface)\b
+    |\bout\s+of\s+(?:anything|everything|whatever|what)\s+(?:you\s+)?(?:show|tell|give|present)
+    |(?<!will\s)(?<!would\s)(?<!may\s)(?<!can\s)(?<!might\s)(?:quietly|silently|secretly|covertly|
+      discreetly)\b(?!\s+(?:returns?|fails?|ignored?|ignores|drops?|dropped|truncated?|skips?|
+      skipped|overwrites?|succeeds?|falls?\s+back|exits?|discards?|discarded)\b))""",
+                      re.IGNORECASE | re.VERBOSE)
 # A call to a tool whose name says it acts on the world rather than reads it.
 _ACTING_CALL = re.compile(r"""\b(?:call|invoke|run|execute|trigger|use|follow\s+(?:it|up|this)\s+with)
     \s+(?:the\s+)?[`'"]?
@@ -454,6 +472,11 @@ _WRITES_THERE = re.compile(r"""\b(?:writes?|written|save[sd]?|saving|output|temp
 _PAGING = re.compile(r"\b(?:next|previous|page|pages|pagination|paginate|continuation|cursor|"
                      r"more\s+results|next\s+set)\b", re.IGNORECASE)
 _TOKEN_ONLY = re.compile(r"\btokens?\s*\Z", re.IGNORECASE)
+# "token" as a unit of text a model reads (fourteenth revision): "cached token totals", "max
+# tokens", "token usage"; a count, not a secret
+_TOKEN_UNIT = re.compile(r"""\b(?:input|output|cached|prompt|completion|max(?:imum)?|total|
+    reasoning|context)\s+tokens?\b|\btokens?\s+(?:totals?|counts?|usage|limits?|budgets?|costs?|
+    spend|consumption|windows?|per\b)""", re.IGNORECASE | re.VERBOSE)
 # A secret kept safe is advice about the user's own value, not a request to hand it over.
 _KEEP_SAFE = re.compile(r"""\b(?:be\s+)?kept\s+(?:\w+\s+)?(?:secret|confidential|private|safe|secure)
     |\b(?:keep|store|treat)\s+(?:it|this|them|these|the\s+\w+)\s+(?:\w+\s+)?(?:secret|
@@ -467,12 +490,21 @@ _KEEP_SAFE = re.compile(r"""\b(?:be\s+)?kept\s+(?:\w+\s+)?(?:secret|confidential
 # password in the response"), an option's flag ("If true, include the secret value ..."), or a
 # prerequisite on the server's side ("must have its API key configured"). It flows back to the
 # user or stays where it is, so it is not handed over: medium, not high.
+# (fourteenth revision, the secret the tool manages: a prerequisite set on the server side
+# ("Requires FIGMA_ACCESS_TOKEN to be set"), a secret the tool masks or uses internally, the
+# kinds of authentication it supports, a figure per API key)
 _OWN_SECRET = re.compile(r"""\A\W*(?:if|when)\s+(?:set\s+to\s+)?(?:true|false|enabled|disabled)\b
     |\A\W*whether\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:should|will|can|is|are|has|have)\b|\b(?:in|from)\s+(?:the|this)\s+(?:api\s+)?response\b|\bonly\s+(?:be\s+)?shown\b
     |\bshown\s+(?:only\s+)?once\b|\bappears?\s+only\b|\bcannot\s+be\s+retrieved\b
     |\b(?:its\s+)?signing\s+(?:secret|key)s?\b|\bdisplay\w*\s+(?:it|them)\s+to\s+the\s+user
     |\bthe\s+user\s+needs\b|\bconfigured\s+(?:on|in)\s+the\s+server\b
-    |\bmust\s+(?:be|have)\s+(?:on|its|their)\b""", re.IGNORECASE | re.VERBOSE)
+    |\bmust\s+(?:be|have)\s+(?:on|its|their)\b
+    |\b(?:requires?|needs?)\b[^.;]{0,60}?\b(?:to\s+be\s+)?(?:set|configured|exported)\b
+    |\b(?:masked|redacted|encrypted|used\s+internally|never\s+(?:sent|returned|exposed|logged|shown))\b
+    |\bavoid\s+(?:leaking|exposing|revealing|logging)\b
+    |\bsupports?\s+(?:\w+\s+){0,4}?(?:auth|authentication|login)\b|\bauth(?:entication)?\s+
+     (?:types?|methods?|modes?)\b|\bper\s+(?:api[\s_-]?key|token|credential|secret)s?\b""",
+                         re.IGNORECASE | re.VERBOSE)
 _RELATIVE = re.compile(r"\b(?:whom|which|whose|where|that)\b[^,;.]*\Z", re.IGNORECASE)
 # A relative clause with a verb of its own ("keys that appeared earlier in the chat should ...")
 # has ended before the modal, which then belongs to the main clause.
@@ -656,7 +688,7 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
                 or piece[max(moving.start() - 2, 0):moving.start()] == "]("):
             moving = None
         if (moving and (told or _PRESCRIBED_VALUE.search(piece)) and not _EXAMPLE.search(piece)
-                and not _EXPLAINS_VALUE.search(piece)):
+                and not _EXPLAINS_VALUE.search(piece) and not _CONSTRAINS.search(piece)):
             out.append(("TS101", "high", f"prescribes {moving.group().strip()!r}, which moves "
                                          "data"))
     convention = (_CONVENTION.search(piece) if told and not _CONVENTION_WORDS.isdisjoint(words)
@@ -730,8 +762,9 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
     if told and not _KEEP_SAFE.search(piece):
         pointed = _POINTED_SECRET.search(piece)
         m = pointed or _CONVERSATION.search(piece) or _WIDEN.search(piece)
-        if m and _PAGING.search(piece) and _TOKEN_ONLY.search(m.group()):
-            m = None  # "use the token in the next request": a page token, no secret
+        if m and (_PAGING.search(piece) or _TOKEN_UNIT.search(piece)) and (
+                _TOKEN_ONLY.search(m.group())):
+            m = None  # "use the token in the next request": a page token; a count of tokens
         if m and not _kept_out(piece, 0, m.start()):
             own = m is pointed and _OWN_SECRET.search(piece) is not None
             # a root or home folder as where the tool writes or what a path looks like is the
@@ -828,6 +861,13 @@ _DOC_LINK = re.compile(r"""\b(?:see|refer\s+(?:the\s+user\s+)?to|visit|consult|r
     caller)|users|customers|them)\s+to)\b""", re.IGNORECASE | re.VERBOSE)
 
 
+# A rule on the form of the parameter's own value (fourteenth revision): "Must start with
+# https://developer.apple.com/documentation/.", "Must be from the docs.aws.amazon.com domain".
+_CONSTRAINS = re.compile(r"""\bmust\s+(?:start|begin|end)\s+with\b|\bmust\s+(?:be\s+)?(?:from|within|
+    under|on)\s+(?:the\s+)?[\w.-]+\s+(?:domain|site|host)\b|\bmust\s+match\b""",
+                         re.IGNORECASE | re.VERBOSE)
+
+
 def _fixes_literal(piece: str, at: int) -> str | None:
     """The concrete literal a directive clause pins, unless the clause explains values (a
     format, an example, a range) or the literal is followed by what it is for ("use 'all' to
@@ -842,6 +882,8 @@ def _fixes_literal(piece: str, at: int) -> str | None:
         piece_told = piece
     if _EXPLAINS.search(_DESTINATION.sub(" ", _PRESCRIBED_DEFAULT.sub(" should ", piece_told))):
         return None
+    if _CONSTRAINS.search(piece):
+        return None  # "Must start with https://developer.apple.com/...": the value's form
     m = _LITERAL_ANY.search(piece, at)
     if m is None or _PURPOSE_AFTER.match(piece, m.end()):
         return None

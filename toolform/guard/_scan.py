@@ -188,7 +188,8 @@ _BULK_UNTRIGGERED = frozenset({"TS106", "TS108", "TS111", "TS112"})
 _TS108_CUES = re.compile(r"[({<←]|=>|(?:pick|choose|select|use)(?:me|it)|this|every|each|always|"
                          r"never|must|should|you|your|ignore|instead|please|model|assistant|"
                          r"agent|dont|tell|then|also|override|password|token|secret|credential|"
-                         r"prompt|conversation|bypass|skip|policy|mandatory|required")
+                         r"prompt|conversation|bypass|skip|policy|mandatory|required|disregard|"
+                         r"instruction")
 # (in lower-cased values; "=>me", "useit", "pickme": TS108's value annotated to be picked)
 _WORD_EDGE = r"(?<![^\W_])"
 
@@ -410,7 +411,7 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
     names = tuple(toolset.names)
     shadows: dict[int, list[tuple[str, str]]] = {}
     if any(r.id == "TS110" for r in chosen):
-        for i, _j, severity, detail in shadowing(names):
+        for i, _j, severity, detail in shadowing(names, [t.description for t in toolset]):
             shadows.setdefault(i, []).append((severity, detail))
     ts110 = get_rule("TS110")
     known = ScanContext(names).known_names  # worked out once, shared by every tool's context
