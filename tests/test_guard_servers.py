@@ -25,8 +25,8 @@ UNREADABLE = {"netlify": "enum must list at least one value",
 
 
 def test_the_corpus_has_the_servers_and_tools_its_card_reports():
-    assert len(CAPTURES) == 295
-    assert sum(len(d["tools"]) for d in CAPTURES.values()) == 6733
+    assert len(CAPTURES) == 356
+    assert sum(len(d["tools"]) for d in CAPTURES.values()) == 8779
     registries = {d["registry"] for d in CAPTURES.values()}
     assert registries == {"npm", "pypi"}
     old = {"@modelcontextprotocol/server-" + n for n in (

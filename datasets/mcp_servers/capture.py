@@ -44,19 +44,30 @@ FAILURES = HERE / "failures.json"
 MAX_PAGES = 1000
 
 
+class ManifestError(ValueError):
+    """An entry of ``servers.json`` that cannot be run; the message names the entry and the field."""
+
+
+class CaptureError(RuntimeError):
+    """A server gave no tools; the message ends with the last lines it wrote to stderr."""
+
+
 def command_line(server: dict[str, Any]) -> list[str]:
-    """The command that installs and starts ``server`` (an entry of ``servers.json``)."""
+    """The command that installs and starts ``server`` (an entry of ``servers.json``).
+
+    Raises
+    ------
+    ManifestError
+        The entry's registry is neither ``npm`` nor ``pypi``.
+    """
     if server["registry"] == "npm":
         return ["npx", "-y", f"{server['package']}@{server['version']}", *server.get("args", [])]
     if server["registry"] == "pypi":
         entry = server.get("entry", server["package"])
         return [sys.executable, "-m", "uv", "tool", "run", "--quiet", "--from",
                 f"{server['package']}=={server['version']}", entry, *server.get("args", [])]
-    raise ValueError(f"{server['name']}: unknown registry {server['registry']!r}")
-
-
-class CaptureError(RuntimeError):
-    """A server gave no tools; the message ends with the last lines it wrote to stderr."""
+    raise ManifestError(f"servers.json entry {server['name']!r}: unknown registry "
+                        f"{server['registry']!r} (npm or pypi)")
 
 
 def _stderr_tail(path: Path, lines: int = 4, chars: int = 300) -> str:
@@ -106,7 +117,8 @@ async def _capture(server: dict[str, Any], timeout: float) -> dict[str, Any]:
                         cursor = result.next_cursor
                         if not cursor:
                             return
-                    raise RuntimeError(f"still paginating after {MAX_PAGES} pages")
+                    raise CaptureError(f"{server['name']}: tools/list still gave a nextCursor "
+                                       f"after {MAX_PAGES} pages")
 
     try:
         await asyncio.wait_for(listing(), timeout)
@@ -117,7 +129,8 @@ async def _capture(server: dict[str, Any], timeout: float) -> dict[str, Any]:
             exc = exc.exceptions[0]
         name = "TimeoutError" if isinstance(exc, TimeoutError) else type(exc).__name__
         said = _stderr_tail(errlog)
-        raise CaptureError(f"{name}: {exc}" + (f"; stderr: {said}" if said else "")) from exc
+        what = str(exc) if isinstance(exc, CaptureError) else f"{name}: {exc}"
+        raise CaptureError(what + (f"; stderr: {said}" if said else "")) from exc
     if not tools:
         said = _stderr_tail(errlog)
         raise CaptureError("tools/list was empty" + (f"; stderr: {said}" if said else ""))
