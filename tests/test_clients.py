@@ -48,13 +48,14 @@ class FakeServer:
                 try:
                     if fake.sleep_s:
                         time.sleep(fake.sleep_s)
-                    if failing:
-                        self._send(fake.fail_status, {"error": {"message": "told to fail"}})
-                    else:
-                        self._send(200, fake.reply(body))
+                    payload = ({"error": {"message": "told to fail"}} if failing
+                               else fake.reply(body))
                 finally:
+                    # out of flight before the reply leaves: once it is sent, the client may send
+                    # its next request before this thread runs again (a count of 3 under a bound of 2)
                     with fake._lock:
                         fake.in_flight -= 1
+                self._send(fake.fail_status if failing else 200, payload)
 
             def _send(self, status: int, payload: dict) -> None:
                 data = json.dumps(payload).encode()

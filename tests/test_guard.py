@@ -17,7 +17,7 @@ import toolsets
 from toolform.clients import Completion
 from toolform.errors import DatasetError, LoaderError
 from toolform.guard import (CLEAN_MODES, DEFAULT_SENTENCE, DEFAULT_SENTINEL, DEVELOPMENT_SPLITS,
-                            FINDING_COLUMNS, GUARD_RULES, MAX_DECODE_CHARS, SEVERITIES,
+                            FINDING_COLUMNS, GUARD_RULES, MAX_DECODE_CHARS, SEVERITIES, LabelledText,
                             calls_follow, clean_toolset,
                             detector_scores, findings_frame, get_rule, guard, iter_fields, labelled_toolset, load_labelled_set, pin,
                             plant_instruction, read_lockfile, scan_text, scan_toolset,
@@ -656,6 +656,16 @@ def test_labelled_toolset_places_the_text():
     carrier = ts.tools[-1]
     assert carrier.name == row.tool and carrier.params[0].type.values == (row.text,)
     assert set(ts.names[:-1]) == set(row.catalogue)
+
+
+def test_a_catalogue_naming_a_tool_twice_is_one_tool_in_the_labelled_toolset():
+    # a blind batch's catalogue once listed "get-ticker" twice: a server lists a tool once, so
+    # the row is scanned with it once (the toolset refused the duplicate and the scoring crashed)
+    row = LabelledText(id="x", split="blind", label="injected", place="tool.name",
+                       text="get_ticker", server="s", tool="get_ticker", param=None,
+                       style="t10", catalogue=("get-ticker", "list-exchanges", "get-ticker"),
+                       note="")
+    assert labelled_toolset(row).names == ["get-ticker", "list-exchanges", "get_ticker"]
 
 
 def test_no_real_benign_text_of_the_labelled_set_is_flagged_high():

@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 
 def rows(split: str | None = None, batch: int | None = None) -> list[dict[str, object]]:
     """One row per captured server of ``split`` (``"dev"``, ``"heldout"``; every server when
-    ``None``) and of ``batch`` (1 to 5, when given): name, package, split, batch, tools,
+    ``None``) and of ``batch`` (1 to 6, when given): name, package, split, batch, tools,
     texts, fields flagged high, high findings, exit status, and the high findings themselves.
     Each capture is read and scanned once."""
     manifest = json.loads((HERE / "servers.json").read_text(encoding="utf-8"))["servers"]
@@ -59,7 +59,7 @@ def rows(split: str | None = None, batch: int | None = None) -> list[dict[str, o
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "heldout"), default="dev")
-    parser.add_argument("--batch", type=int, choices=(1, 2, 3, 4, 5),
+    parser.add_argument("--batch", type=int, choices=(1, 2, 3, 4, 5, 6),
                         help="only this batch of servers")
     parser.add_argument("--findings", action="store_true", help="list every high finding")
     args = parser.parse_args(argv)

@@ -208,7 +208,8 @@ def labelled_toolset(row: LabelledText) -> Toolset:
         else:
             param = ParamIR(name, TypeIR("string"), description=row.text)
         carrier = ToolIR(row.tool, params=(param,))
-    others = tuple(ToolIR(n) for n in row.catalogue if n != carrier.name)
+    # a catalogue is a set of names: a name written twice is one tool, as a server lists it once
+    others = tuple(ToolIR(n) for n in dict.fromkeys(row.catalogue) if n != carrier.name)
     return Toolset(others + (carrier,), source=row.id)
 
 

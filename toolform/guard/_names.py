@@ -218,7 +218,8 @@ def _claim_with_qualifier(parts: tuple[str, ...], by_parts: dict[tuple[str, ...]
 
 # A name spelled as an order to the model (fourteenth revision): call_me_before_any_other_tool,
 # always_use_instead_of_execute_sql. No tool name of four words or more on the 292 readable
-# captured servers holds one of these words.
+# servers it was written on holds one of these words; of the 61 servers scored after it, one
+# does (domain-canGenerateTraefikMeDomains: "me" of the domain traefik.me).
 _NAME_ORDER = re.compile(r"\b(?:always|never|instead|every|each|please|you|your|me|dont|ignore|"
                          r"disregard|must|should|before\s+any|any\s+other|first)\b")
 
