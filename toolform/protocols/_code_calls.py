@@ -533,6 +533,8 @@ class _CommandHeads:
 
 
 _SEPARATORS = re.compile(r"(?:\\[-_.]|_)+")
+#: The :class:`_CommandHeads` of a toolset's names, built once (read-only once built).
+_command_heads_of = functools.lru_cache(maxsize=64)(_CommandHeads)
 
 
 def _cli_commands(block: str, toolset: Toolset) -> list[tuple[int, int, list[str]]]:
@@ -560,7 +562,7 @@ def _cli_commands(block: str, toolset: Toolset) -> list[tuple[int, int, list[str
     commands: list[tuple[int, int, list[str]]] = []
     budget = Budget("command lines")
     done = 0
-    heads = _CommandHeads(tuple(toolset.names), contains(folded, "--"))
+    heads = _command_heads_of(tuple(toolset.names), contains(folded, "--"))
     for head in heads.finditer(folded):
         if head.start() < done:  # a line inside the quoted value of the command before
             continue

@@ -332,9 +332,14 @@ def _checked(found: Any, label: str, issues: list[str], protocol_id: str | None 
             except ValueError as exc:
                 issues.append(f"{label}: parser returned arguments that are not JSON ({exc})")
                 continue
-            tagged = {"protocol_id": protocol_id} if protocol_id is not None else {}
-            calls.append(replace(call, arguments=arguments, repairs=tuple(call.repairs),
-                                 **tagged))
+            repairs = tuple(call.repairs)
+            tag = call.protocol_id if protocol_id is None else protocol_id
+            if type(call) is ParsedCall:  # ``replace`` without its per-call field walk
+                calls.append(ParsedCall(call.name, arguments, call.span, repairs, tag,
+                                        call.vendor_shape, call.example))
+            else:
+                calls.append(replace(call, arguments=arguments, repairs=repairs,
+                                     protocol_id=tag))
         else:
             issues.append(f"{label}: parser returned a non-call {_clip(repr(call))}")
     return calls
