@@ -119,6 +119,14 @@ def _numbers_close(value: int | float, gold: int | float) -> bool:
     return abs(a - b) <= Fraction(FLOAT_TOLERANCE) * max(abs(a), abs(b))
 
 
+def _one_of(value: Any, golds: Sequence[Any], t: TypeIR | None) -> bool:
+    """Whether ``value`` matches one of the gold values (``any`` without a generator)."""
+    for gold in golds:
+        if _same(value, gold, t):
+            return True
+    return False
+
+
 def _mismatch(arguments: Mapping[str, Any], accepted: Mapping[str, Sequence[Any]],
               may_omit: Sequence[str], params: Sequence[ParamIR], path: str, *, closed: bool
               ) -> str | None:
@@ -130,7 +138,7 @@ def _mismatch(arguments: Mapping[str, Any], accepted: Mapping[str, Sequence[Any]
         default_ok = param is not None and param.has_default
         if key in arguments:
             value = arguments[key]
-            if any(_same(value, g, t) for g in values):
+            if _one_of(value, values, t):
                 continue
             if not values and default_ok and _same(value, param.default, t):
                 continue
@@ -391,7 +399,9 @@ def validate_arguments(tool: ToolIR, arguments: Mapping[str, Any]) -> tuple[Argu
         validator gave up on this value (a regex past its backtracking limit).
     """
     validator = _validator(tool)
-    instance = dict(arguments) if isinstance(arguments, Mapping) else arguments
+    # a plain dict is validated as it is (the validator only reads it): no copy
+    instance = arguments if type(arguments) is dict else dict(arguments) if isinstance(
+        arguments, Mapping) else arguments
     try:
         if validator.is_valid(instance):
             return ()

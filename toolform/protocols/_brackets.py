@@ -33,7 +33,7 @@ __all__ = ["Brackets", "MAX_BRACKET_STEPS", "inner_brackets", "match_brackets", 
 MAX_BRACKET_STEPS = 4_096
 
 _PAIRS = {"}": "{", "]": "[", ")": "("}
-@dataclass(frozen=True)
+@dataclass(eq=False)  # built for every text matched; frozen fields cost more to set
 class Brackets:
     """What :func:`match_brackets` found.
 
@@ -116,19 +116,22 @@ def _strict_json_end(text: str, start: int) -> tuple[int, int, Any]:
         value, end = _JSON.raw_decode(text, start)
     except (ValueError, RecursionError):
         return 0, 0, NOT_KEPT
+    if type(value) is not dict and type(value) is not list:
+        return end, 0, NOT_KEPT if value is _CONSTANT else value
     depth = 0
     kept = value
-    todo = [(value, 1)]
+    todo = [(value, 1)]  # containers only: the decoder gives dict, list or scalars
     while todo:  # iterative, and it stops as soon as the value is too deep
         v, d = todo.pop()
-        if isinstance(v, (dict, list)):
-            if d > depth:
-                depth = d
-                if depth > MAX_DEPTH + 1:
-                    return end, MAX_DEPTH + 2, NOT_KEPT
-            todo.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
-        elif v is _CONSTANT:
-            kept = NOT_KEPT
+        if d > depth:
+            depth = d
+            if depth > MAX_DEPTH + 1:
+                return end, MAX_DEPTH + 2, NOT_KEPT
+        for x in v.values() if type(v) is dict else v:
+            if type(x) is dict or type(x) is list:
+                todo.append((x, d + 1))
+            elif x is _CONSTANT:
+                kept = NOT_KEPT
     return end, depth, kept
 
 

@@ -470,6 +470,7 @@ def _command_heads(names: tuple[str, ...], options: bool) -> LinePattern:
     return LinePattern(rf"[ \t]*(?:\$[ \t]+)?(?:{known}{option})", re.I)
 
 
+_SPACE_CHAR = re.compile(r"\s")  # what str.isspace() says of one character
 _FIRST_WORDS = LinePattern(r"[ \t]*(\S+)(?:[ \t]+(\S+))?")
 _OPTION_HEAD = re.compile(r"[ \t]*(?:\$[ \t]+)?[^\s'\"]++[ \t]+--\w")
 _SEPARATOR_RUN = re.compile(r"[-_.]+")
@@ -502,7 +503,7 @@ class _CommandHeads:
 
     def __init__(self, names: tuple[str, ...], options: bool) -> None:
         self.names, self.options = names, options
-        plain = [n for n in names if n and not any(c.isspace() for c in n)]
+        plain = [n for n in names if n and _SPACE_CHAR.search(n) is None]
         self.exact = any(not self._PLAIN.fullmatch(n) or not n.strip("-_.") for n in plain)
         self.cuts: dict[str, list[frozenset[int]]] = {}
         for n in plain:
@@ -534,7 +535,7 @@ class _CommandHeads:
 
 _SEPARATORS = re.compile(r"(?:\\[-_.]|_)+")
 #: The :class:`_CommandHeads` of a toolset's names, built once (read-only once built).
-_command_heads_of = functools.lru_cache(maxsize=64)(_CommandHeads)
+_command_heads_of = functools.lru_cache(maxsize=256)(_CommandHeads)
 
 
 def _cli_commands(block: str, toolset: Toolset) -> list[tuple[int, int, list[str]]]:

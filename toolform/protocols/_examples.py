@@ -115,12 +115,13 @@ def example_flags(text: str, spans: Sequence[tuple[int, int]]) -> list[str | Non
     for i, (back_from, ahead_from) in enumerate(anchors):
         floor = max((e for e in ends if e <= back_from), default=0)
         ceiling = min((s for s in starts if s >= ahead_from), default=len(text))
-        lead = _lead_in(text, back_from, floor)
-        cue = EXAMPLE_CUES.search(lead)
-        if cue is None:
+        # nothing before the call (or after it) holds no cue: no pattern need look
+        lead = _lead_in(text, back_from, floor) if back_from > floor else ""
+        cue = EXAMPLE_CUES.search(lead) if lead else None
+        if cue is None and lead:
             clauses = [c for c in _CLAUSE.split(lead) if c.strip()]
             cue = REFUSAL_CUES.search(clauses[-1]) if clauses else None
-        if cue is None:
+        if cue is None and ahead_from < ceiling:
             cue = _DISCLAIMER.search(_after(text, ahead_from, ceiling))
         if cue is not None:
             out[i] = cue.group()

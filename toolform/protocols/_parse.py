@@ -237,7 +237,8 @@ def repair_calls(calls: Sequence[ToolCall], toolset: Toolset, *, text_values: bo
             per_call.append((triple, ()))
             continue
         arguments, moved = renest(call.arguments, tool.params, coerce=text_values)
-        moves.extend((name, m) for m in moved)
+        if moved:
+            moves.extend((name, m) for m in moved)
         per_call.append((triple, tuple(moved)))
         renested_calls.append(ToolCall(name, arguments))
     return Repair(tuple(resolved), tuple(renested_calls), tuple(names), tuple(moves),
@@ -304,7 +305,13 @@ def _json_copy(value: Any, depth: int = 0) -> Any:
     ``ParseError`` (a ``ValueError``) for anything that is not one."""
     if depth > 200:
         raise ParseError("nested too deep")
-    if value is None or isinstance(value, (bool, int, str)):
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:  # most values, first
+        return value
+    if kind is dict:
+        if all(type(k) is str for k in value):
+            return {k: _json_copy(v, depth + 1) for k, v in value.items()}
+    elif isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -368,6 +375,8 @@ def _own(calls: list[ParsedCall], regions: Sequence[Region], protocol_id: str
          ) -> tuple[list[ParsedCall], list[ParsedCall]]:
     """Split a protocol's calls into those it may claim (outside vendor regions, or in one of
     its own shape, which is then noted on the call) and those in another shape's region."""
+    if not regions:  # most replies hold no vendor markup
+        return calls, []
     own, foreign = [], []
     for call in calls:
         region = _region_of(call, regions)
