@@ -21,6 +21,7 @@ A call's own text is never searched (``john@example.com`` in an argument is no c
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Sequence
 
@@ -107,14 +108,17 @@ def example_flags(text: str, spans: Sequence[tuple[int, int]]) -> list[str | Non
     # a call in a code block is introduced and followed by what surrounds the block
     anchors = []
     for start, end in spans:
-        block = next(((s, e) for s, e in blocks if s <= start < e), None)
+        block = next(((s, e) for s, e in blocks if s <= start < e), None) if blocks else None
         anchors.append((block[0], max(block[1], end)) if block else (start, end))
     ends = sorted(end for _, end in spans)
     starts = sorted(start for start, _ in spans)
     out: list[str | None] = [None] * len(spans)
     for i, (back_from, ahead_from) in enumerate(anchors):
-        floor = max((e for e in ends if e <= back_from), default=0)
-        ceiling = min((s for s in starts if s >= ahead_from), default=len(text))
+        # the last call end at or before the anchor, the first call start at or after it
+        j = bisect.bisect_right(ends, back_from)
+        floor = ends[j - 1] if j else 0
+        j = bisect.bisect_left(starts, ahead_from)
+        ceiling = starts[j] if j < len(starts) else len(text)
         # nothing before the call (or after it) holds no cue: no pattern need look
         lead = _lead_in(text, back_from, floor) if back_from > floor else ""
         cue = EXAMPLE_CUES.search(lead) if lead else None
