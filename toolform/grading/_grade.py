@@ -464,13 +464,17 @@ def schema_check(calls: Sequence[ToolCall], toolset: Toolset) -> tuple[bool | No
         Each problem as ``tool: path: problem``, and why a validator could not run;
         ``"; "``-separated, "" when every call is valid.
     """
-    checks = [_call_check(c, toolset) for c in calls]
     valid: bool | None = True
-    if any(v is False for v, _ in checks):
-        valid = False
-    elif any(v is None for v, _ in checks):
-        valid = None
-    return valid, "; ".join(issue for _, issue in checks if issue)
+    issues = []
+    for call in calls:
+        ok, issue = _call_check(call, toolset)
+        if ok is False:
+            valid = False
+        elif ok is None and valid is True:
+            valid = None
+        if issue:
+            issues.append(issue)
+    return valid, "; ".join(issues)
 
 
 def _names(calls: Sequence[Any]) -> str:
