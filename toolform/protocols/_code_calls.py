@@ -488,6 +488,10 @@ def _skeleton(word: str) -> tuple[str, frozenset[int]]:
     return "".join(letters).lower(), frozenset(cuts)
 
 
+# a line's first word is often one a reply (or the reply before) already had
+_skeleton_of = functools.lru_cache(maxsize=4096)(_skeleton)
+
+
 class _CommandHeads:
     """The lines of a text that may start a command (the lines ``_command_heads`` matches),
     found by one shared pattern and a lookup of each line's first word instead of a pattern
@@ -511,7 +515,7 @@ class _CommandHeads:
             self.cuts.setdefault(letters, []).append(cuts)
 
     def _known(self, word: str) -> bool:
-        letters, cuts = _skeleton(word)
+        letters, cuts = _skeleton_of(word) if len(word) <= 64 else _skeleton(word)
         return any(cuts <= allowed for allowed in self.cuts.get(letters, ()))
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
@@ -1370,6 +1374,7 @@ def _bare_name_lines(names: tuple[str, ...]) -> LinePattern:
     return LinePattern(rf"[ \t]*((?:{alternatives})(?![^\s★]))[ \t]*(?=$)()", re.I)
 
 
+_NAME_BREAK = re.compile(r"[\s★]")  # white space (as str.isspace() says) or the marker
 _ONE_WORD_LINE = LinePattern(r"[ \t]*([^\s★]+)[ \t]*(?=$)()")
 
 
@@ -1381,7 +1386,7 @@ def _name_lines(text: str, names: tuple[str, ...]) -> Iterator[re.Match[str]]:
     if not all(n.isascii() for n in names):
         yield from _bare_name_lines(names).finditer(text)
         return
-    folded = {n.lower() for n in names if n and not any(c.isspace() or c == "★" for c in n)}
+    folded = {n.lower() for n in names if n and _NAME_BREAK.search(n) is None}
     for m in _ONE_WORD_LINE.finditer(text):
         word = m.group(1)
         if word.isascii():
