@@ -53,11 +53,18 @@ _DISCLAIMER = re.compile(
     r"(?:example|illustration|sample|demonstration)\b|\bfor illustration\b"
     r"|\bhypothetical\w*|\bnot (?:a real|an actual) (?:call|request)\b", re.I)
 # a sentence ends at . ! ? before white space (not in "e.g." or "i.e.") or at a blank line
+# (every match holds one of . ! ? or a line break: :func:`_may_break`)
 _BREAK = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s)|\n[ \t]*\n")
 _CLAUSE = re.compile(r"[,;:]|\b(?:but|so|then|and|instead)\b", re.I)
 _FENCE_LINE_END = re.compile(r"(?:^|\n)[ \t]*(?:`{3,}|~{3,})[^\n]*\s*$")
 _OPENERS = " \t\r\n`'\"“‘>*"
 _CLOSERS = " \t\r\n`'\"”’*"
+
+
+def _may_break(window: str) -> bool:
+    """Whether ``window`` holds a character every :data:`_BREAK` match holds (its lookbehinds
+    make ``re`` try it at every position: a plain search for the characters is cheaper)."""
+    return "." in window or "\n" in window or "!" in window or "?" in window
 
 
 def _lead_in(text: str, start: int, floor: int) -> str:
@@ -68,8 +75,9 @@ def _lead_in(text: str, start: int, floor: int) -> str:
     if fence is not None:
         window = window[:fence.start()].rstrip(_OPENERS)
     cut = 0
-    for m in _BREAK.finditer(window, 0, max(len(window) - 1, 0)):
-        cut = m.end()
+    if _may_break(window):
+        for m in _BREAK.finditer(window, 0, max(len(window) - 1, 0)):
+            cut = m.end()
     return window[cut:]
 
 
@@ -80,7 +88,7 @@ def _after(text: str, end: int, ceiling: int) -> str:
     if window.startswith(("```", "~~~")):
         newline = window.find("\n")
         window = "" if newline < 0 else window[newline:].lstrip(_CLOSERS)
-    m = _BREAK.search(window)
+    m = _BREAK.search(window) if _may_break(window) else None
     return window[:m.end()] if m is not None else window
 
 
