@@ -780,7 +780,12 @@ class Toolset:
     @property
     def names(self) -> list[str]:
         """Tool names in order."""
-        return [t.name for t in self.tools]
+        return list(self._names)
+
+    @cached_property
+    def _names(self) -> tuple[str, ...]:
+        # the readers of every reply ask for the names (tools and their names are frozen)
+        return tuple(t.name for t in self.tools)
 
     def get(self, name: str) -> ToolIR | None:
         """The tool called ``name``, or None."""

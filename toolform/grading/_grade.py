@@ -119,6 +119,14 @@ def _numbers_close(value: int | float, gold: int | float) -> bool:
     return abs(a - b) <= Fraction(FLOAT_TOLERANCE) * max(abs(a), abs(b))
 
 
+def _one_of(value: Any, golds: Sequence[Any], t: TypeIR | None) -> bool:
+    """Whether ``value`` matches one of the gold values (``any`` without a generator)."""
+    for gold in golds:
+        if _same(value, gold, t):
+            return True
+    return False
+
+
 def _mismatch(arguments: Mapping[str, Any], accepted: Mapping[str, Sequence[Any]],
               may_omit: Sequence[str], params: Sequence[ParamIR], path: str, *, closed: bool
               ) -> str | None:
@@ -130,7 +138,7 @@ def _mismatch(arguments: Mapping[str, Any], accepted: Mapping[str, Sequence[Any]
         default_ok = param is not None and param.has_default
         if key in arguments:
             value = arguments[key]
-            if any(_same(value, g, t) for g in values):
+            if _one_of(value, values, t):
                 continue
             if not values and default_ok and _same(value, param.default, t):
                 continue
@@ -391,7 +399,9 @@ def validate_arguments(tool: ToolIR, arguments: Mapping[str, Any]) -> tuple[Argu
         validator gave up on this value (a regex past its backtracking limit).
     """
     validator = _validator(tool)
-    instance = dict(arguments) if isinstance(arguments, Mapping) else arguments
+    # a plain dict is validated as it is (the validator only reads it): no copy
+    instance = arguments if type(arguments) is dict else dict(arguments) if isinstance(
+        arguments, Mapping) else arguments
     try:
         if validator.is_valid(instance):
             return ()
@@ -454,13 +464,17 @@ def schema_check(calls: Sequence[ToolCall], toolset: Toolset) -> tuple[bool | No
         Each problem as ``tool: path: problem``, and why a validator could not run;
         ``"; "``-separated, "" when every call is valid.
     """
-    checks = [_call_check(c, toolset) for c in calls]
     valid: bool | None = True
-    if any(v is False for v, _ in checks):
-        valid = False
-    elif any(v is None for v, _ in checks):
-        valid = None
-    return valid, "; ".join(issue for _, issue in checks if issue)
+    issues = []
+    for call in calls:
+        ok, issue = _call_check(call, toolset)
+        if ok is False:
+            valid = False
+        elif ok is None and valid is True:
+            valid = None
+        if issue:
+            issues.append(issue)
+    return valid, "; ".join(issues)
 
 
 def _names(calls: Sequence[Any]) -> str:

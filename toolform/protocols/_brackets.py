@@ -21,6 +21,7 @@ import itertools
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import ParseError
 from ._limits import MAX_DEPTH, MAX_TAGS
@@ -32,7 +33,7 @@ __all__ = ["Brackets", "MAX_BRACKET_STEPS", "inner_brackets", "match_brackets", 
 MAX_BRACKET_STEPS = 4_096
 
 _PAIRS = {"}": "{", "]": "[", ")": "("}
-@dataclass(frozen=True)
+@dataclass(eq=False)  # built for every text matched; frozen fields cost more to set
 class Brackets:
     """What :func:`match_brackets` found.
 
@@ -50,12 +51,17 @@ class Brackets:
     unclosed : list of (int, int)
         Outermost brackets that never close: ``(open, end)`` where ``end`` is the position
         of the closing bracket that did not fit, or the text's length.
+    values : dict of int to Any
+        Position of each outermost span that read as strict JSON (no ``NaN`` or
+        ``Infinity``) to its decoded value, shared: read it, never change it (the JSON
+        fragments reuse it instead of decoding the same characters again).
     """
 
     pairs: dict[int, int] = field(default_factory=dict)
     depths: dict[int, int] = field(default_factory=dict)
     spans: list[tuple[int, int]] = field(default_factory=list)
     unclosed: list[tuple[int, int]] = field(default_factory=list)
+    values: dict[int, Any] = field(default_factory=dict)
     _levels: dict[int, int] = field(default_factory=dict)
     # runs of opening brackets pushed at once: (first position, count, level of the first)
     _runs: list[tuple[int, int, int]] = field(default_factory=list)
@@ -94,27 +100,39 @@ def _any_of(chars: str) -> re.Pattern[str]:
     return re.compile(f"[{re.escape(chars)}]")
 
 
-_JSON = json.JSONDecoder()
+#: What the decoder below reads ``NaN``, ``Infinity`` and ``-Infinity`` as: a value holding
+#: one is not strict JSON to the fragment reader (``loads_loose`` refuses the constants).
+_CONSTANT = object()
+_JSON = json.JSONDecoder(parse_constant=lambda name: _CONSTANT)
+#: ``_strict_json_end``'s value when the JSON read holds a constant or is too deep.
+NOT_KEPT = object()
 
 
-def _strict_json_end(text: str, start: int) -> tuple[int, int]:
-    """``(end, depth)`` of the strict JSON value starting at ``start`` (depth capped at
-    ``MAX_DEPTH + 2``), or ``(0, 0)`` when none reads there."""
+def _strict_json_end(text: str, start: int) -> tuple[int, int, Any]:
+    """``(end, depth, value)`` of the strict JSON value starting at ``start`` (depth capped
+    at ``MAX_DEPTH + 2``), or ``(0, 0, NOT_KEPT)`` when none reads there; ``value`` is
+    :data:`NOT_KEPT` when it holds ``NaN`` or ``Infinity``, or is too deep."""
     try:
         value, end = _JSON.raw_decode(text, start)
     except (ValueError, RecursionError):
-        return 0, 0
+        return 0, 0, NOT_KEPT
+    if type(value) is not dict and type(value) is not list:
+        return end, 0, NOT_KEPT if value is _CONSTANT else value
     depth = 0
-    todo = [(value, 1)]
+    kept = value
+    todo = [(value, 1)]  # containers only: the decoder gives dict, list or scalars
     while todo:  # iterative, and it stops as soon as the value is too deep
         v, d = todo.pop()
-        if isinstance(v, (dict, list)):
-            if d > depth:
-                depth = d
-                if depth > MAX_DEPTH + 1:
-                    return end, MAX_DEPTH + 2
-            todo.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
-    return end, depth
+        if d > depth:
+            depth = d
+            if depth > MAX_DEPTH + 1:
+                return end, MAX_DEPTH + 2, NOT_KEPT
+        for x in v.values() if type(v) is dict else v:
+            if type(x) is dict or type(x) is list:
+                todo.append((x, d + 1))
+            elif x is _CONSTANT:
+                kept = NOT_KEPT
+    return end, depth, kept
 
 
 # a quoted string from its opening quote; the group is None when it never closes (a
@@ -124,12 +142,19 @@ _DQ = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(")?', re.S)
 _SQ = re.compile(r"'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+(')?", re.S)
 
 
+@functools.lru_cache(maxsize=16)
+def _closers(opens: str) -> tuple[str, re.Pattern[str]]:
+    """The closing brackets of ``opens``, and a pattern for a run of opening ones."""
+    return "".join(c for c, o in _PAIRS.items() if o in opens), re.compile(
+        f"[{re.escape(opens)}]+")
+
+
 def _match(text: str, opens: str, *, json_first: bool = True) -> Brackets:
-    closes = "".join(c for c, o in _PAIRS.items() if o in opens)
-    run_of = re.compile(f"[{re.escape(opens)}]+").match
-    found = Brackets()
+    closes, run = _closers(opens)
+    run_of = run.match
+    found = Brackets({}, {}, [], [], {}, {}, [])
     pairs, depths, levels, runs = found.pairs, found.depths, found._levels, found._runs
-    spans, unclosed = found.spans, found.unclosed
+    spans, unclosed, values = found.spans, found.unclosed, found.values
     deep = MAX_DEPTH + 2  # the depth given to any bracket too deep to be read
     # the stack holds runs of opening brackets pushed at once, as [first position, count,
     # kept]; ``sub`` holds, for the innermost ``kept`` brackets of each run, the depth of what
@@ -170,13 +195,15 @@ def _match(text: str, opens: str, *, json_first: bool = True) -> Brackets:
         if not height and first in "{[" and json_first:
             # a value that reads as strict JSON is skipped by the C decoder: only its
             # outermost pair is recorded (no JSON value holds a parenthesis outside strings)
-            end, d = _strict_json_end(text, start)
+            end, d, value = _strict_json_end(text, start)
             if end:
                 pairs[start] = end - 1
                 depths[start] = d
                 levels[start] = 0
                 if d <= MAX_DEPTH:
                     spans.append((start, end - 1))
+                    if value is not NOT_KEPT:
+                        values[start] = value
                 pos = end
                 continue
         if first in opens:

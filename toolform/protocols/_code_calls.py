@@ -470,6 +470,7 @@ def _command_heads(names: tuple[str, ...], options: bool) -> LinePattern:
     return LinePattern(rf"[ \t]*(?:\$[ \t]+)?(?:{known}{option})", re.I)
 
 
+_SPACE_CHAR = re.compile(r"\s")  # what str.isspace() says of one character
 _FIRST_WORDS = LinePattern(r"[ \t]*(\S+)(?:[ \t]+(\S+))?")
 _OPTION_HEAD = re.compile(r"[ \t]*(?:\$[ \t]+)?[^\s'\"]++[ \t]+--\w")
 _SEPARATOR_RUN = re.compile(r"[-_.]+")
@@ -487,6 +488,10 @@ def _skeleton(word: str) -> tuple[str, frozenset[int]]:
     return "".join(letters).lower(), frozenset(cuts)
 
 
+# a line's first word is often one a reply (or the reply before) already had
+_skeleton_of = functools.lru_cache(maxsize=4096)(_skeleton)
+
+
 class _CommandHeads:
     """The lines of a text that may start a command (the lines ``_command_heads`` matches),
     found by one shared pattern and a lookup of each line's first word instead of a pattern
@@ -502,7 +507,7 @@ class _CommandHeads:
 
     def __init__(self, names: tuple[str, ...], options: bool) -> None:
         self.names, self.options = names, options
-        plain = [n for n in names if n and not any(c.isspace() for c in n)]
+        plain = [n for n in names if n and _SPACE_CHAR.search(n) is None]
         self.exact = any(not self._PLAIN.fullmatch(n) or not n.strip("-_.") for n in plain)
         self.cuts: dict[str, list[frozenset[int]]] = {}
         for n in plain:
@@ -510,7 +515,7 @@ class _CommandHeads:
             self.cuts.setdefault(letters, []).append(cuts)
 
     def _known(self, word: str) -> bool:
-        letters, cuts = _skeleton(word)
+        letters, cuts = _skeleton_of(word) if len(word) <= 64 else _skeleton(word)
         return any(cuts <= allowed for allowed in self.cuts.get(letters, ()))
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
@@ -533,6 +538,8 @@ class _CommandHeads:
 
 
 _SEPARATORS = re.compile(r"(?:\\[-_.]|_)+")
+#: The :class:`_CommandHeads` of a toolset's names, built once (read-only once built).
+_command_heads_of = functools.lru_cache(maxsize=256)(_CommandHeads)
 
 
 def _cli_commands(block: str, toolset: Toolset) -> list[tuple[int, int, list[str]]]:
@@ -560,7 +567,7 @@ def _cli_commands(block: str, toolset: Toolset) -> list[tuple[int, int, list[str
     commands: list[tuple[int, int, list[str]]] = []
     budget = Budget("command lines")
     done = 0
-    heads = _CommandHeads(tuple(toolset.names), contains(folded, "--"))
+    heads = _command_heads_of(tuple(toolset.names), contains(folded, "--"))
     for head in heads.finditer(folded):
         if head.start() < done:  # a line inside the quoted value of the command before
             continue
@@ -1367,6 +1374,7 @@ def _bare_name_lines(names: tuple[str, ...]) -> LinePattern:
     return LinePattern(rf"[ \t]*((?:{alternatives})(?![^\s★]))[ \t]*(?=$)()", re.I)
 
 
+_NAME_BREAK = re.compile(r"[\s★]")  # white space (as str.isspace() says) or the marker
 _ONE_WORD_LINE = LinePattern(r"[ \t]*([^\s★]+)[ \t]*(?=$)()")
 
 
@@ -1378,7 +1386,7 @@ def _name_lines(text: str, names: tuple[str, ...]) -> Iterator[re.Match[str]]:
     if not all(n.isascii() for n in names):
         yield from _bare_name_lines(names).finditer(text)
         return
-    folded = {n.lower() for n in names if n and not any(c.isspace() or c == "★" for c in n)}
+    folded = {n.lower() for n in names if n and _NAME_BREAK.search(n) is None}
     for m in _ONE_WORD_LINE.finditer(text):
         word = m.group(1)
         if word.isascii():

@@ -21,6 +21,7 @@ A call's own text is never searched (``john@example.com`` in an argument is no c
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Sequence
 
@@ -52,11 +53,18 @@ _DISCLAIMER = re.compile(
     r"(?:example|illustration|sample|demonstration)\b|\bfor illustration\b"
     r"|\bhypothetical\w*|\bnot (?:a real|an actual) (?:call|request)\b", re.I)
 # a sentence ends at . ! ? before white space (not in "e.g." or "i.e.") or at a blank line
+# (every match holds one of . ! ? or a line break: :func:`_may_break`)
 _BREAK = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s)|\n[ \t]*\n")
 _CLAUSE = re.compile(r"[,;:]|\b(?:but|so|then|and|instead)\b", re.I)
 _FENCE_LINE_END = re.compile(r"(?:^|\n)[ \t]*(?:`{3,}|~{3,})[^\n]*\s*$")
 _OPENERS = " \t\r\n`'\"“‘>*"
 _CLOSERS = " \t\r\n`'\"”’*"
+
+
+def _may_break(window: str) -> bool:
+    """Whether ``window`` holds a character every :data:`_BREAK` match holds (its lookbehinds
+    make ``re`` try it at every position: a plain search for the characters is cheaper)."""
+    return "." in window or "\n" in window or "!" in window or "?" in window
 
 
 def _lead_in(text: str, start: int, floor: int) -> str:
@@ -67,8 +75,9 @@ def _lead_in(text: str, start: int, floor: int) -> str:
     if fence is not None:
         window = window[:fence.start()].rstrip(_OPENERS)
     cut = 0
-    for m in _BREAK.finditer(window, 0, max(len(window) - 1, 0)):
-        cut = m.end()
+    if _may_break(window):
+        for m in _BREAK.finditer(window, 0, max(len(window) - 1, 0)):
+            cut = m.end()
     return window[cut:]
 
 
@@ -79,7 +88,7 @@ def _after(text: str, end: int, ceiling: int) -> str:
     if window.startswith(("```", "~~~")):
         newline = window.find("\n")
         window = "" if newline < 0 else window[newline:].lstrip(_CLOSERS)
-    m = _BREAK.search(window)
+    m = _BREAK.search(window) if _may_break(window) else None
     return window[:m.end()] if m is not None else window
 
 
@@ -107,20 +116,24 @@ def example_flags(text: str, spans: Sequence[tuple[int, int]]) -> list[str | Non
     # a call in a code block is introduced and followed by what surrounds the block
     anchors = []
     for start, end in spans:
-        block = next(((s, e) for s, e in blocks if s <= start < e), None)
+        block = next(((s, e) for s, e in blocks if s <= start < e), None) if blocks else None
         anchors.append((block[0], max(block[1], end)) if block else (start, end))
     ends = sorted(end for _, end in spans)
     starts = sorted(start for start, _ in spans)
     out: list[str | None] = [None] * len(spans)
     for i, (back_from, ahead_from) in enumerate(anchors):
-        floor = max((e for e in ends if e <= back_from), default=0)
-        ceiling = min((s for s in starts if s >= ahead_from), default=len(text))
-        lead = _lead_in(text, back_from, floor)
-        cue = EXAMPLE_CUES.search(lead)
-        if cue is None:
+        # the last call end at or before the anchor, the first call start at or after it
+        j = bisect.bisect_right(ends, back_from)
+        floor = ends[j - 1] if j else 0
+        j = bisect.bisect_left(starts, ahead_from)
+        ceiling = starts[j] if j < len(starts) else len(text)
+        # nothing before the call (or after it) holds no cue: no pattern need look
+        lead = _lead_in(text, back_from, floor) if back_from > floor else ""
+        cue = EXAMPLE_CUES.search(lead) if lead else None
+        if cue is None and lead:
             clauses = [c for c in _CLAUSE.split(lead) if c.strip()]
             cue = REFUSAL_CUES.search(clauses[-1]) if clauses else None
-        if cue is None:
+        if cue is None and ahead_from < ceiling:
             cue = _DISCLAIMER.search(_after(text, ahead_from, ceiling))
         if cue is not None:
             out[i] = cue.group()

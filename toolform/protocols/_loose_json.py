@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from ..errors import ParseError
-from ._brackets import match_brackets
+from ._brackets import NOT_KEPT, match_brackets
 from ._limits import MAX_DEPTH
 
 __all__ = ["Fragment", "MAX_LOOSE_TOKENS", "check_depth", "json_at", "json_copy", "json_fragments",
@@ -211,7 +211,9 @@ def loads_loose(text: str) -> Any:
         :data:`MAX_DEPTH`.
     """
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        # json.loads(text, parse_constant=_reject_constant), without a decoder built per call
+        value = (_STRICT.decode(text) if isinstance(text, str) and not text.startswith("\ufeff")
+                 else json.loads(text, parse_constant=_reject_constant))
     except (ValueError, RecursionError):
         return _Loose(text).read()
     check_depth(value)
@@ -236,6 +238,9 @@ def check_depth(value: Any) -> None:
 
 def _reject_constant(name: str) -> Any:
     raise ParseError(f"{name} is not a JSON number")
+
+
+_STRICT = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 @dataclass(frozen=True)
@@ -286,6 +291,7 @@ class _Fragments:
     def __init__(self, text: str, level: int) -> None:
         found = match_brackets(text, "{[")
         self.text = text
+        self.strict = found.values  # spans the bracket pass already decoded as strict JSON
         self.level = level
         # (start, end, closed) in text order; closed spans decode, unclosed ones are errors
         self.spans = sorted([(s, e, True) for s, e in found.spans]
@@ -299,6 +305,9 @@ class _Fragments:
         if not closed:
             return [Fragment(start, end, text[start:end], error="bracket never closed")]
         chunk = text[start:end + 1]
+        value = self.strict.get(start, NOT_KEPT)
+        if value is not NOT_KEPT:  # what loads_loose would read: the same strict JSON
+            return [Fragment(start, end, chunk, value)]
         try:
             return [Fragment(start, end, chunk, loads_loose(chunk))]
         except ParseError as exc:

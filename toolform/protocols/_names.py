@@ -63,6 +63,18 @@ def resolve_name(name: str, toolset: Toolset, *, nearest: bool = True
     if name in toolset:
         return name, None
     names = tuple(toolset.names)
+    if type(name) is str and len(name) <= _REMEMBERED_CHARS:
+        return _remembered(name, names, nearest)
+    return _resolve(name, names, nearest)
+
+
+#: Longest name whose resolution is remembered (longer ones are rare, and would be kept alive).
+_REMEMBERED_CHARS = 256
+
+
+def _resolve(name: str, names: tuple[str, ...], nearest: bool) -> tuple[str, str | None]:
+    """:func:`resolve_name` past its exact step: a function of the name and the tool names
+    alone (``name in toolset`` is ``name in names``), so it can be remembered."""
     longest, folded_names, sep_keys, char_counts = _name_keys(names)
     # case folding makes a name at most three times longer, so a name with more characters
     # than three times the longest tool's, separators aside, fits no step (the nearest one
@@ -99,6 +111,10 @@ def resolve_name(name: str, toolset: Toolset, *, nearest: bool = True
         if best is not None:
             return best, "nearest"
     return name, None
+
+
+# the lenient readers of one reply look up the same words (and replies the same prose words)
+_remembered = functools.lru_cache(maxsize=4096)(_resolve)
 
 
 def find_tool(name: str, toolset: Toolset) -> ToolIR | None:

@@ -237,7 +237,8 @@ def repair_calls(calls: Sequence[ToolCall], toolset: Toolset, *, text_values: bo
             per_call.append((triple, ()))
             continue
         arguments, moved = renest(call.arguments, tool.params, coerce=text_values)
-        moves.extend((name, m) for m in moved)
+        if moved:
+            moves.extend((name, m) for m in moved)
         per_call.append((triple, tuple(moved)))
         renested_calls.append(ToolCall(name, arguments))
     return Repair(tuple(resolved), tuple(renested_calls), tuple(names), tuple(moves),
@@ -304,7 +305,13 @@ def _json_copy(value: Any, depth: int = 0) -> Any:
     ``ParseError`` (a ``ValueError``) for anything that is not one."""
     if depth > 200:
         raise ParseError("nested too deep")
-    if value is None or isinstance(value, (bool, int, str)):
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:  # most values, first
+        return value
+    if kind is dict:
+        if all(type(k) is str for k in value):
+            return {k: _json_copy(v, depth + 1) for k, v in value.items()}
+    elif isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -332,9 +339,14 @@ def _checked(found: Any, label: str, issues: list[str], protocol_id: str | None 
             except ValueError as exc:
                 issues.append(f"{label}: parser returned arguments that are not JSON ({exc})")
                 continue
-            tagged = {"protocol_id": protocol_id} if protocol_id is not None else {}
-            calls.append(replace(call, arguments=arguments, repairs=tuple(call.repairs),
-                                 **tagged))
+            repairs = tuple(call.repairs)
+            tag = call.protocol_id if protocol_id is None else protocol_id
+            if type(call) is ParsedCall:  # ``replace`` without its per-call field walk
+                calls.append(ParsedCall(call.name, arguments, call.span, repairs, tag,
+                                        call.vendor_shape, call.example))
+            else:
+                calls.append(replace(call, arguments=arguments, repairs=repairs,
+                                     protocol_id=tag))
         else:
             issues.append(f"{label}: parser returned a non-call {_clip(repr(call))}")
     return calls
@@ -351,6 +363,8 @@ def _run(spec: ProtocolSpec, text: str, toolset: Toolset, issues: list[str], lab
     except Exception as exc:  # noqa: BLE001 - a parser bug must become an issue, not a crash
         issues.append(f"{label}{spec.id}: parser failed ({type(exc).__name__}: {_clip(exc)})")
         return [], True
+    if type(found) is list and not found:  # most lenient readers read nothing: no checks
+        return [], False
     return _checked(found, f"{label}{spec.id}", issues, spec.id), False
 
 
@@ -363,6 +377,8 @@ def _own(calls: list[ParsedCall], regions: Sequence[Region], protocol_id: str
          ) -> tuple[list[ParsedCall], list[ParsedCall]]:
     """Split a protocol's calls into those it may claim (outside vendor regions, or in one of
     its own shape, which is then noted on the call) and those in another shape's region."""
+    if not regions:  # most replies hold no vendor markup
+        return calls, []
     own, foreign = [], []
     for call in calls:
         region = _region_of(call, regions)

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
+from collections import OrderedDict
 from typing import Any, Sequence
 
 from ..ir import ParamIR, ToolCall, ToolIR, Toolset
@@ -122,7 +124,7 @@ def _intent_patterns(alts: str) -> tuple[re.Pattern[str] | None, re.Pattern[str]
 
 class _IntentFrame:
     """How one tool's arguments are read: its field names, and the patterns for names that
-    are not word characters, dots and dashes (built once per tool per reply)."""
+    are not word characters, dots and dashes (built once per tool: :func:`_frame_of`)."""
 
     def __init__(self, tool: ToolIR | None) -> None:
         self.tool = tool
@@ -179,6 +181,33 @@ class _IntentFrame:
         return (k.group("key"), k.end()) if k is not None else None
 
 
+_FRAMES: OrderedDict[int, tuple[ToolIR, _IntentFrame]] = OrderedDict()
+_FRAMES_LOCK = threading.Lock()
+_FRAMES_KEPT = 1024
+
+
+def _frame_of(tool: ToolIR | None) -> _IntentFrame:
+    """``tool``'s :class:`_IntentFrame`, built once per tool object (read-only once built).
+
+    Keyed by identity, as grading keys its validators: a tool need not be hashable, and each
+    entry holds its tool, so an id is not reused while the entry lives; the least recently
+    used entries go first.
+    """
+    if tool is None:
+        return _IntentFrame(None)
+    with _FRAMES_LOCK:
+        entry = _FRAMES.get(id(tool))
+        if entry is not None and entry[0] is tool:
+            _FRAMES.move_to_end(id(tool))
+            return entry[1]
+    frame = _IntentFrame(tool)
+    with _FRAMES_LOCK:
+        _FRAMES[id(tool)] = (tool, frame)
+        while len(_FRAMES) > _FRAMES_KEPT:
+            _FRAMES.popitem(last=False)
+    return frame
+
+
 class _IntentReader:
     """Reads the intents of one reply against one toolset."""
 
@@ -230,7 +259,7 @@ class _IntentReader:
 
     def frame(self, name: str) -> _IntentFrame:
         if name not in self._frames:
-            self._frames[name] = _IntentFrame(find_tool(name, self.toolset))
+            self._frames[name] = _frame_of(find_tool(name, self.toolset))
         return self._frames[name]
 
     def calls(self) -> list[ParsedCall]:

@@ -321,7 +321,8 @@ def py_block_calls(text: str, toolset: Toolset) -> list[ParsedCall]:
         block = text[start:end]
         found = py_module_calls(block, toolset)
         found = found if found else py_prose_calls(block, toolset)
-        calls.extend(ParsedCall(c.name, c.arguments, (c.span[0] + start, c.span[1] + start))
+        calls.extend(c if not start else ParsedCall(c.name, c.arguments, (c.span[0] + start,
+                                                                           c.span[1] + start))
                      for c in found)
         check_calls(len(calls))
     return calls

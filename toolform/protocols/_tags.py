@@ -17,6 +17,7 @@ Linear: a value costs what it spans.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Iterable
 
@@ -73,12 +74,26 @@ def element_text(raw: str) -> str:
 
 
 def attributes(tag: str) -> dict[str, str]:
-    """The attributes of one start tag's text (``name="x" k='y' z=w``), entities decoded."""
+    """The attributes of one start tag's text (``name="x" k='y' z=w``), entities decoded
+    (a new dict; a short tag's reading is remembered, since replies repeat their tags)."""
+    if len(tag) <= _REMEMBERED_TAG_CHARS:
+        return dict(_attribute_items(tag))
+    return dict(_read_attributes(tag))
+
+
+#: Longest start tag text whose attributes are remembered.
+_REMEMBERED_TAG_CHARS = 256
+
+
+def _read_attributes(tag: str) -> tuple[tuple[str, str], ...]:
     out: dict[str, str] = {}
     for m in _ATTRIBUTE.finditer(tag):
         value = next(v for v in m.group(2, 3, 4) if v is not None)
         out.setdefault(m.group(1), decode_entities(value))
-    return out
+    return tuple(out.items())
+
+
+_attribute_items = functools.lru_cache(maxsize=1024)(_read_attributes)
 
 
 def takes_text(t: TypeIR | None) -> bool:
