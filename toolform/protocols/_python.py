@@ -144,13 +144,17 @@ def py_read_call(node: ast.Call, toolset: Toolset) -> ToolCall | None:
 # what Python's parser can warn about: an escape sequence (a backslash) and a number run into
 # a word ("invalid decimal literal": ``1if``); a source with neither cannot warn
 _MAY_WARN = re.compile(r"\\|\d[^\W\d]")
+#: Sources at least this long skip the scan: catching warnings costs less than parsing them,
+#: and the scan of a long reply (35 ms a megabyte of digits) would cost more than both.
+_SCAN_BELOW = 4096
 
 
 def py_parse_source(source: str, mode: str) -> ast.AST:
     """``ast.parse`` with every failure as ``SyntaxError`` (Python's parser caps nesting at
     200 levels itself; values deeper than ``MAX_DEPTH`` are refused by ``to_json_value``)."""
     try:
-        if _MAY_WARN.search(source) is None:  # catching warnings costs more than most parses
+        if len(source) < _SCAN_BELOW and _MAY_WARN.search(source) is None:
+            # catching warnings costs more than parsing most short sources
             return ast.parse(source, mode=mode)
         with warnings.catch_warnings():  # "invalid escape sequence" in model text is not ours
             warnings.simplefilter("ignore")
