@@ -24,6 +24,7 @@ import json
 import sys
 from pathlib import Path
 
+from toolform.errors import LoaderError
 from toolform.guard import iter_fields, load_labelled_set
 from toolform.io import load_tools
 
@@ -71,8 +72,13 @@ def main(argv: list[str] | None = None) -> int:
                     or args.batch not in (None, doc.get("batch", 1))
                     or args.only is not None and doc["name"] not in args.only):
                 continue
-            fields = [f.text for f in iter_fields(load_tools(path))
-                      if f.kind in _KINDS and f.text.strip()]
+            try:
+                toolset = load_tools(path)
+            except LoaderError as exc:  # as `toolform guard`: unreadable, exit 2
+                print(f"| {doc['name']} | unreadable: {exc} | | 2 |")
+                servers += 1
+                continue
+            fields = [f.text for f in iter_fields(toolset) if f.kind in _KINDS and f.text.strip()]
             n = sum(flagged(t) for t in fields)
             servers += 1
             texts += len(fields)
