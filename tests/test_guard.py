@@ -685,7 +685,8 @@ def test_no_real_benign_text_of_the_labelled_set_is_flagged_high():
 # Thirteenth revision: tuned on every split here (all development data now); it moved 64
 # injected rows to high and no benign row (datasets/guard/README.md, item 21). Fourteenth
 # revision (item 22): tuned on the same splits and on blind10/blind11; 15 more injected rows of
-# the older splits high, 8 fewer benign rows high.
+# the older splits high, 8 fewer benign rows high. Fifteenth revision (item 25): one benign
+# row of blind10 fewer high (a secret the server reads from its environment).
 RECORDED_COUNTS = {
     ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (230, 50, 0, 262),
     ("holdout4",): (55, 5, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
@@ -702,7 +703,7 @@ RECORDED_COUNTS = {
     ("confusables2",): (10, 0, 0, 5),  # blind, tenth revision: (9, 1, 0, 5)
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
-    ("blind10",): (54, 6, 3, 17),
+    ("blind10",): (54, 6, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
     ("blind11",): (46, 14, 3, 17),
 }
 

@@ -489,8 +489,9 @@ _TS105 = (
     _gate("variable", r"""(?-i:\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|
         PAT|CREDENTIALS?)\b)""", ("token", "key", "secret", "password", "passwd", "pat",
                                    "credential", "credentials"), also=("_",)),
-    _gate("conversation", r"""\b(?:entire|full|whole|complete)\s+(?:conversation|chat|dialog(?:ue)?|
-          context)
+    _gate("conversation", r"""\b(?:entire|full|whole|complete)\s+(?:conversation|chat|dialog(?:ue)?)
+        | \b(?:entire|full|whole|complete)\s+context\s+of\s+(?:this|the|our|your)\s+(?:conversation|
+          chat|session|thread|dialog(?:ue)?)
         | \bconversation\s+(?:history|so\s+far|log|transcript|context)
         | \bchat\s+(?:history|log|transcript) | \bmessage\s+history
         | \b(?:previous|prior|earlier|past|other)\s+(?:user\s+)?(?:messages|conversations|
@@ -580,7 +581,7 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
         elif _KEEP_SAFE.search(sentences.of(m.start(), m.end())):
             # "This key should be kept secret": advice about the user's own value
             yield Hit(m.start(), m.end(), "low", f"asks to keep {m.group().strip()!r} private")
-        elif _kept_out(text, sentences.around(m.start(), m.end())[0], m.start()):
+        elif _kept_out(text, sentences.around(m.start(), m.end())[0], m.start(), m.end()):
             yield Hit(m.start(), m.end(), "low", f"asks to keep {m.group().strip()!r} out")
         elif _FORMAT_EXPLAINED.search(sentences.of(m.start(), m.end())):
             # "formatted as 'https://{ip}/api' where {ip} is the IP address of the server"
