@@ -196,6 +196,8 @@ _CONCEAL = re.compile(r"""\b(?:(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(
     |(?:leave|keep)\s+(?:\w+\s+){0,4}out\s+of\s+(?:your|the)\s+(?:summary|reply|answer|response|
       report|message)
     |not\s+to\s+be\s+(?:informed|told|notified|shown|asked)
+    |without\s+(?:first\s+)?(?:waiting\s+(?:for|on)|checking\s+(?:with|back\s+with)|consulting|
+      confirming\s+with|involving)\s+(?:the\s+|your\s+)?(?:users?|customers?|owner|requester)\b
     |no\s+need\s+to\s+(?:tell|inform|mention|notify|show|alert|warn)\b
     |(?:do\s+not|don'?t|never)\s+(?:bring\s+(?:it\s+|this\s+|that\s+)?up|disclose|reveal|surface)\b
     |\bout\s+of\s+(?:anything|everything|whatever|what)\s+(?:you\s+)?(?:show|tell|give|present)
@@ -761,11 +763,11 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
         out.append(("TS103", "high" if ours else "medium", "sets aside earlier instructions"))
     elif told and (_USER_OVERRIDE.search(piece) or _OVERRIDE_REQUEST.search(piece)):
         out.append(("TS103", "high", "acts over the user's choice"))
-    elif told and _CONCEAL.search(piece):
+    elif told and any(_concealing(piece, m) for m in _CONCEAL.finditer(piece)):
         # keeping things from the user is high; "don't ask the user for input" is how real
         # templates say a value is to be filled in: medium
         only_ask = all(_ASK_ONLY.match(m.group()) or _BARE_ADVERB.fullmatch(m.group())
-                       for m in _CONCEAL.finditer(piece))
+                       for m in _CONCEAL.finditer(piece) if _concealing(piece, m))
         out.append(("TS103", "medium" if only_ask else "high",
                     "acts behind the user's back"))
     # TS104: sending somewhere, or another tool, in an instruction (not a format example)
@@ -958,6 +960,14 @@ _PROHIBITED_BEFORE = re.compile(r"""\b(?:do\s+not|don'?t|does\s+not|doesn'?t|nev
     for\s+example)\s+)?
     (?:[\w'-]+(?:\s+[\w'-]+)?\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s+nor\s+))*\Z""",
                                 re.IGNORECASE | re.VERBOSE)
+
+
+def _concealing(piece: str, m: re.Match[str]) -> bool:
+    """Whether the concealment ``m`` of ``piece`` is one: acting "without waiting for the user"
+    under a prohibition ("do not merge without checking with the user") brings the user in
+    (fifteenth revision)."""
+    return not (m.group()[:7].lower() == "without"
+                and _NEGATED_BEFORE.search(piece, 0, m.start()) is not None)
 
 
 _FROM_ONLY = re.compile(r"\bfrom\b", re.IGNORECASE)
