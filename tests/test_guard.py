@@ -685,7 +685,10 @@ def test_no_real_benign_text_of_the_labelled_set_is_flagged_high():
 # Thirteenth revision: tuned on every split here (all development data now); it moved 64
 # injected rows to high and no benign row (datasets/guard/README.md, item 21). Fourteenth
 # revision (item 22): tuned on the same splits and on blind10/blind11; 15 more injected rows of
-# the older splits high, 8 fewer benign rows high.
+# the older splits high, 8 fewer benign rows high. Fifteenth revision (item 25): one benign
+# row of blind10 fewer high (a secret the server reads from its environment); one more injected
+# row of blind2 and two of blind11 high (a safeguard switched off, the user not waited for, an
+# authority's obligation).
 RECORDED_COUNTS = {
     ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (230, 50, 0, 262),
     ("holdout4",): (55, 5, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
@@ -698,12 +701,12 @@ RECORDED_COUNTS = {
     ("holdout9",): (42, 18, 1, 79),  # blind, eighth revision: (59, 1, 3, 77)
     ("blind1",): (51, 9, 1, 19),  # blind, ninth revision: (39, 21, 1, 19)
     ("confusables1",): (10, 0, 0, 5),  # blind, ninth revision: (9, 1, 2, 3)
-    ("blind2",): (52, 8, 3, 17),  # blind, tenth revision: (39, 21, 3, 17)
+    ("blind2",): (53, 7, 3, 17),  # blind, tenth revision: (39, 21, 3, 17)
     ("confusables2",): (10, 0, 0, 5),  # blind, tenth revision: (9, 1, 0, 5)
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
-    ("blind10",): (54, 6, 3, 17),
-    ("blind11",): (46, 14, 3, 17),
+    ("blind10",): (54, 6, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
+    ("blind11",): (48, 12, 3, 17),  # fourteenth revision: (46, 14, 3, 17)
 }
 
 

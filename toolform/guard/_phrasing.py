@@ -56,6 +56,13 @@ _TS101 = (
 )
 
 
+# A parameter that protects someone other than the caller (the owner told, secrets redacted,
+# a lock relocked, an audit kept, a second factor asked), set off: false, 0, off, none.
+_SAFEGUARD_OFF = re.compile(r"""\b\w*(?:redact|notify|notification|relock|audit|encrypt|mask|
+    mfa|2fa|two_factor)\w*[`'"]?\s*(?:[:=]|\bto\b)\s*[`'"]?(?:false|0|off|none|disabled)\b""",
+                            re.IGNORECASE | re.VERBOSE)
+
+
 def _ts101(text: str, ctx: ScanContext) -> Iterator[Hit]:
     sentences = _Sentences(text)
     for _label, m in _run(_TS101, text, ctx):
@@ -67,7 +74,11 @@ def _ts101(text: str, ctx: ScanContext) -> Iterator[Hit]:
         # a code-like literal in a sentence about formats is a format (YYYY-MM-DD)
         strong = bool(literal) and bool(_STRONG_RX.fullmatch(literal)) and not (
             _EXPLAINS.search(sentence))
-        if cue or strong:
+        if _SAFEGUARD_OFF.search(sentence):
+            # (fifteenth revision) a safeguard switched off by the caller's own value: the
+            # owner not notified, redaction or the relock timer disabled
+            yield Hit(m.start(), m.end(), "high", "switches a safeguard off")
+        elif cue or strong:
             # high only when the value pinned moves data: an address, a URL, an account
             planted = moves_data(literal) or (bool(_UNCONDITIONAL.search(sentence))
                                               and opaque_code(literal))
@@ -489,8 +500,9 @@ _TS105 = (
     _gate("variable", r"""(?-i:\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|
         PAT|CREDENTIALS?)\b)""", ("token", "key", "secret", "password", "passwd", "pat",
                                    "credential", "credentials"), also=("_",)),
-    _gate("conversation", r"""\b(?:entire|full|whole|complete)\s+(?:conversation|chat|dialog(?:ue)?|
-          context)
+    _gate("conversation", r"""\b(?:entire|full|whole|complete)\s+(?:conversation|chat|dialog(?:ue)?)
+        | \b(?:entire|full|whole|complete)\s+context\s+of\s+(?:this|the|our|your)\s+(?:conversation|
+          chat|session|thread|dialog(?:ue)?)
         | \bconversation\s+(?:history|so\s+far|log|transcript|context)
         | \bchat\s+(?:history|log|transcript) | \bmessage\s+history
         | \b(?:previous|prior|earlier|past|other)\s+(?:user\s+)?(?:messages|conversations|
@@ -580,7 +592,7 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
         elif _KEEP_SAFE.search(sentences.of(m.start(), m.end())):
             # "This key should be kept secret": advice about the user's own value
             yield Hit(m.start(), m.end(), "low", f"asks to keep {m.group().strip()!r} private")
-        elif _kept_out(text, sentences.around(m.start(), m.end())[0], m.start()):
+        elif _kept_out(text, sentences.around(m.start(), m.end())[0], m.start(), m.end()):
             yield Hit(m.start(), m.end(), "low", f"asks to keep {m.group().strip()!r} out")
         elif _FORMAT_EXPLAINED.search(sentences.of(m.start(), m.end())):
             # "formatted as 'https://{ip}/api' where {ip} is the IP address of the server"
@@ -720,7 +732,19 @@ _TS109 = (
 _ESCALATING = frozenset({"official", "authority", "policy", "threat", "caps", "order",
                          "rulebook", "office", "sender", "cleared", "penalty", "named"})
 _MODAL_DIRECTIVE = _rx(r"""\b(?:must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+required
-    \s+to|required\s+to)\b""")
+    \s+to|required\s+to|(?:is|are)\s+(?:obliged|obligated|bound)\s+to)\b""")
+# (fifteenth revision) what makes an authority's text an order without an imperative: a
+# requirement stated beside a penalty for not meeting it ("Compliance control SOC2-CC6.1
+# requires tokens ... to use ttl `87600h`; shorter values fail audit"), or the user's sign-off
+# said not to be needed ("approved by your organization's administrator and does not need user
+# sign-off")
+_REQUIREMENT = _rx(r"""\b(?:requires?|required|mandated|mandates?|mandatory|obligatory|binding|
+    minimum|maximum)\b""")
+_PENALTY_LABELS = frozenset({"penalty", "threat"})
+_SIGN_OFF_WAIVED = _rx(r"""\b(?:does|do|will)\s+not\s+(?:need|require)\s+(?:the\s+|any\s+)?
+    (?:user|your|their|customer)(?:'s)?\s+(?:sign-?off|approval|confirmation|consent)
+    |\bno\s+(?:user|customer)\s+(?:sign-?off|approval|confirmation|consent)\s+(?:is\s+)?
+    (?:needed|required)""")
 
 
 _SENDER_LABELS = frozenset({"sender", "order", "authority", "cleared", "threat", "penalty",
@@ -735,12 +759,16 @@ _VENDOR = re.compile(r"\b(?:anthropic|openai|your\s+(?:developer|operator|admini
 
 def _ts109(text: str, ctx: ScanContext) -> Iterator[Hit]:
     directive: bool | None = None
-    for label, m in _run(_TS109, text, ctx):
+    hits = list(_run(_TS109, text, ctx))
+    threatened = any(label in _PENALTY_LABELS for label, _ in hits)
+    for label, m in hits:
         if label in _ESCALATING:
             if directive is None:
                 directive = bool(_MODAL_DIRECTIVE.search(text) or _DIRECTIVE_CUE.search(text)
                                  or _UNCONDITIONAL.search(text)
-                                 or any(True for _ in _directives(text, ctx)))
+                                 or any(True for _ in _directives(text, ctx))
+                                 or (threatened and _REQUIREMENT.search(text))
+                                 or _SIGN_OFF_WAIVED.search(text))
             if directive:
                 # an authority named as the sender of an order (an administrator, a vendor, a
                 # security team), pre-approval or a threat, around an instruction: high;

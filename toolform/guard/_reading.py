@@ -196,6 +196,8 @@ _CONCEAL = re.compile(r"""\b(?:(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(
     |(?:leave|keep)\s+(?:\w+\s+){0,4}out\s+of\s+(?:your|the)\s+(?:summary|reply|answer|response|
       report|message)
     |not\s+to\s+be\s+(?:informed|told|notified|shown|asked)
+    |without\s+(?:first\s+)?(?:waiting\s+(?:for|on)|checking\s+(?:with|back\s+with)|consulting|
+      confirming\s+with|involving)\s+(?:the\s+|your\s+)?(?:users?|customers?|owner|requester)\b
     |no\s+need\s+to\s+(?:tell|inform|mention|notify|show|alert|warn)\b
     |(?:do\s+not|don'?t|never)\s+(?:bring\s+(?:it\s+|this\s+|that\s+)?up|disclose|reveal|surface)\b
     |\bout\s+of\s+(?:anything|everything|whatever|what)\s+(?:you\s+)?(?:show|tell|give|present)
@@ -359,7 +361,9 @@ _TOOL_CALL_VERB = re.compile(r"""\b(?:call|calls|calling|invoke|invoking|run|run
 _WITH_TOOL = re.compile(r"""\b(?:with|using|via|through|into|to)\s+(?:the\s+)?(?:[a-z][a-z0-9]*
     (?:[_-][a-z0-9]+)+|[a-z]+[A-Z]\w*)(?:\s+tool)?\b""", re.VERBOSE)
 _CONVERSATION = re.compile(r"""\b(?:(?:full|entire|whole|complete)\s+(?:chat|conversation|
-    transcript|context|dialog(?:ue)?)|(?:chat|conversation)\s+(?:so\s+far|history|log)|
+    transcript|dialog(?:ue)?)|(?:full|entire|whole|complete)\s+context\s+of\s+(?:this|the|our|
+    your)\s+(?:chat|conversation|session|thread|dialog(?:ue)?)|(?:chat|conversation)\s+
+    (?:so\s+far|history|log|context)|
     (?:messages?|anything|everything|things|whatever)\s+(?:the\s+user|they|you)\s+
     (?:has\s+|have\s+)?(?:sent|said|typed|wrote|mentioned|shared|told)
     |(?:the\s+user'?s|your)\s+(?:last|latest|previous|recent|earlier|first)\s+
@@ -503,7 +507,17 @@ _OWN_SECRET = re.compile(r"""\A\W*(?:if|when)\s+(?:set\s+to\s+)?(?:true|false|en
     |\b(?:masked|redacted|encrypted|used\s+internally|never\s+(?:sent|returned|exposed|logged|shown))\b
     |\bavoid\s+(?:leaking|exposing|revealing|logging)\b
     |\bsupports?\s+(?:\w+\s+){0,4}?(?:auth|authentication|login)\b|\bauth(?:entication)?\s+
-     (?:types?|methods?|modes?)\b|\bper\s+(?:api[\s_-]?key|token|credential|secret)s?\b""",
+     (?:types?|methods?|modes?)\b|\bper\s+(?:api[\s_-]?key|token|credential|secret)s?\b
+    |(?-i:\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)\b)\s+(?:is\s+|are\s+)?
+     (?:set|configured|present|defined|exported|matches|unlocks|enables)\b
+    |\b(?:requires?|requiring|needs?|needing)\s+(?:a\s+|an\s+|the\s+)?(?:[\w-]+\s+){0,4}?
+     (?:in\s+)?(?-i:[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)\b)
+     (?!\s+(?:to\s+be\s+|be\s+)?(?:sent|passed|included|attached|provided|supplied|shared|
+        forwarded|pasted|copied|given|added|in\s+the))
+    |\b(?:set|setting|configure|configuring|export|exporting|define|defining|prefer|preferably)\s+
+     (?:the\s+|your\s+)?\S+\s+in\s+(?:the\s+|your\s+)?(?:[\w-]+\s+){0,3}?(?:environment|env)\b
+    |\b(?:configured|set|defined|provided)\s+(?:via|in|by|through)\s+(?:the\s+|your\s+)?(?:[\w-]+\s+){0,2}?
+     (?:environment|env)(?:\s+variables?)?\b""",
                          re.IGNORECASE | re.VERBOSE)
 _RELATIVE = re.compile(r"\b(?:whom|which|whose|where|that)\b[^,;.]*\Z", re.IGNORECASE)
 # A relative clause with a verb of its own ("keys that appeared earlier in the chat should ...")
@@ -589,20 +603,31 @@ def _excused_modal(piece: str, at: int) -> bool:
                 and _TOOL_SUBJECT.search(piece, max(at - 30, 0), at))
 
 
+# A heading that opens a block of usage examples on lines of their own ("Example:",
+# "Usage examples:"); the lines under it, up to a blank line, show calls, they order nothing
+# (fifteenth revision: 'Example:\n  Upload from URL: image="https://example.com/logo.png"').
+_EXAMPLE_HEADING = re.compile(r"\A\W*(?:[\w-]+\s+){0,2}?(?:examples?|usage)\s*:\Z", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=16384)
 def _clauses(text: str, kind: str) -> tuple[_Clause, ...]:
     """The sentences of ``text``, each with where its instruction starts (see the section
-    comment). Sentences repeat across a catalogue, so their reading is cached sentence by
-    sentence."""
+    comment; -1, no instruction, for the lines under an example heading). Sentences repeat
+    across a catalogue, so their reading is cached sentence by sentence."""
     out = []
     describing = kind in _DESCRIBING
+    example = False  # under an "Example:" heading, until a blank line
     for n, (s, e) in enumerate(_spans(text)):
         piece = text[s:e].rstrip()
         if not piece:
             continue
         # the span ends before the closing full stop, as the phrase patterns' spans do
         out.append(_Clause(s, s + len(piece.rstrip(".!?")), piece,
-                           _directive_at(piece, describing and n == 0)))
+                           -1 if example else _directive_at(piece, describing and n == 0)))
+        if _EXAMPLE_HEADING.match(piece):
+            example = True
+        elif "\n\n" in text[s:e] or "\n" not in text[s:e]:
+            example = False
     return tuple(out)
 
 
@@ -651,7 +676,7 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
     out: list[tuple[str, str, str]] = []
     told = at >= 0 and prose
     tail = piece[at:] if told else ""
-    sends = told and bool(_SEND_TO.search(tail))
+    sends = told and _sends_to(tail)
     # TS101: an instruction that holds on every call or over the user, or pins a literal
     if told and not sends:
         if _USER_OVERRIDE.search(piece):
@@ -712,6 +737,9 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
         # "never present a partial total as the full picture" keeps the answer honest; what
         # the answer must say or leave out, unasked, steers it
         negated = _NEGATED_BEFORE.search(piece, max(presents.start() - 30, 0), presents.start())
+        # (fifteenth revision) what is kept out is a secret: it is protected, not hidden
+        negated = negated or (presents.group()[:4].lower() in ("keep", "leav")
+                              and _SECRET_ANY.search(presents.group()) is not None)
         out.append(("TS102", "medium" if negated else "high",
                     "prescribes how the answer presents results"))
     elif not _ADDRESS_WORDS.isdisjoint(words_of(piece.lower())):
@@ -735,11 +763,11 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
         out.append(("TS103", "high" if ours else "medium", "sets aside earlier instructions"))
     elif told and (_USER_OVERRIDE.search(piece) or _OVERRIDE_REQUEST.search(piece)):
         out.append(("TS103", "high", "acts over the user's choice"))
-    elif told and _CONCEAL.search(piece):
+    elif told and any(_concealing(piece, m) for m in _CONCEAL.finditer(piece)):
         # keeping things from the user is high; "don't ask the user for input" is how real
         # templates say a value is to be filled in: medium
         only_ask = all(_ASK_ONLY.match(m.group()) or _BARE_ADVERB.fullmatch(m.group())
-                       for m in _CONCEAL.finditer(piece))
+                       for m in _CONCEAL.finditer(piece) if _concealing(piece, m))
         out.append(("TS103", "medium" if only_ask else "high",
                     "acts behind the user's back"))
     # TS104: sending somewhere, or another tool, in an instruction (not a format example)
@@ -766,7 +794,11 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
                 _TOKEN_ONLY.search(m.group())):
             m = None  # "use the token in the next request": a page token; a count of tokens
         if m and not _kept_out(piece, 0, m.start()):
-            own = m is pointed and _OWN_SECRET.search(piece) is not None
+            # (fifteenth revision) the conversation named beside a secret documented as the
+            # server's own configuration is where the secret should not end up ("Prefer
+            # PRIVATE_KEY in the MCP server environment; ... may be stored in logs or
+            # conversation history"), not something to hand over
+            own = (m is pointed or secret is not None) and _OWN_SECRET.search(piece) is not None
             # a root or home folder as where the tool writes or what a path looks like is the
             # user's own workspace, not a request widened past theirs
             workspace = m is not pointed and _ROOT_FOLDER.fullmatch(m.group().strip()) and (
@@ -930,10 +962,45 @@ _PROHIBITED_BEFORE = re.compile(r"""\b(?:do\s+not|don'?t|does\s+not|doesn'?t|nev
                                 re.IGNORECASE | re.VERBOSE)
 
 
-def _kept_out(text: str, start: int, at: int) -> bool:
+def _concealing(piece: str, m: re.Match[str]) -> bool:
+    """Whether the concealment ``m`` of ``piece`` is one: acting "without waiting for the user"
+    under a prohibition ("do not merge without checking with the user") brings the user in
+    (fifteenth revision)."""
+    return not (m.group()[:7].lower() == "without"
+                and _NEGATED_BEFORE.search(piece, 0, m.start()) is not None)
+
+
+_FROM_ONLY = re.compile(r"\bfrom\b", re.IGNORECASE)
+_TOWARD = re.compile(r"\b(?:to|into|onto)\b", re.IGNORECASE)
+
+
+def _sends_to(text: str) -> bool:
+    """Whether ``text`` sends, copies or uploads something to a destination of its own. An
+    address after "from" with no "to" between the verb and it is where the thing comes from
+    (fifteenth revision: 'Upload from URL: image="https://example.com/logo.png"'), not where
+    it goes."""
+    for m in _SEND_TO.finditer(text):
+        dest = _DESTINATION.search(m.group())
+        gap = m.group()[:dest.start()] if dest else m.group()
+        if not (_FROM_ONLY.search(gap) and not _TOWARD.search(gap)):
+            return True
+    return False
+
+
+# (fifteenth revision) a secret kept or left out of what is shown: "keep secrets out of the
+# output", "leaves passwords out of the export"
+_KEEP_BEFORE = re.compile(r"\b(?:keep|keeps|keeping|kept|leave|leaves|leaving|left)\s+"
+                          r"(?:(?:any|all|the|your|their)\s+)?(?:[\w-]+\s+)?\Z", re.IGNORECASE)
+_OUT_OF_AFTER = re.compile(r"\s*(?:\w+\s+)?out\s+of\b", re.IGNORECASE)
+
+
+def _kept_out(text: str, start: int, at: int, end: int | None = None) -> bool:
     """Whether the secret at ``at`` follows a prohibition in its clause (``start``: where the
-    sentence starts)."""
-    return _PROHIBITED_BEFORE.search(text, max(start, at - 160), at) is not None
+    sentence starts), or (when ``end``, where the secret ends, is given) is kept out of
+    something ("keep secrets out of the output")."""
+    return _PROHIBITED_BEFORE.search(text, max(start, at - 160), at) is not None or (
+        end is not None and _KEEP_BEFORE.search(text, max(start, at - 40), at) is not None
+        and _OUT_OF_AFTER.match(text, end) is not None)
 
 
 # A literal that moves data when an argument is pinned to it: an e-mail address, a URL or a
