@@ -27,8 +27,8 @@ UNREADABLE = {"netlify": "enum must list at least one value",
 
 
 def test_the_corpus_has_the_servers_and_tools_its_card_reports():
-    assert len(CAPTURES) == 356
-    assert sum(len(d["tools"]) for d in CAPTURES.values()) == 8779
+    assert len(CAPTURES) == 403
+    assert sum(len(d["tools"]) for d in CAPTURES.values()) == 9924
     registries = {d["registry"] for d in CAPTURES.values()}
     assert registries == {"npm", "pypi"}
     old = {"@modelcontextprotocol/server-" + n for n in (
