@@ -257,15 +257,17 @@ def _brand_script():
     return module
 
 
-def test_the_brand_prefixes_are_what_the_build_script_computes_and_no_real_server_trips_them():
+def test_the_brand_prefixes_are_what_the_build_script_computes_and_what_real_servers_trip_them():
     script = _brand_script()
     table = script.brand_prefixes(script.catalogues(script.BUILT_BEFORE))
     assert {w: e["server"] for w, e in table.items()} == brand_prefixes()
     # the false-positive cost on every captured catalogue, those captured after the table too
     # (each scanned with its own names)
     catalogues = script.catalogues()
-    assert len(catalogues) == 367  # 356 captures and the 11 reference servers
+    assert len(catalogues) == 414  # 403 captures and the 11 reference servers
     tripped = [(server, names[i]) for server, (found, _label) in catalogues.items()
                for names in [tuple(sorted(found))]
                for i, _j, _s, detail in shadowing(names) if "prefix of the" in detail]
-    assert tripped == []
+    # none of the catalogues the table was built on; of those captured after it, one server
+    # that calls other products' search APIs under their names (found when batch 7 was scored)
+    assert tripped == [("omnisearch", "brave_search"), ("omnisearch", "perplexity_search")]
