@@ -1,6 +1,6 @@
-"""The fourteenth revision's rules, each with a planted case and an honest near-miss (most of
-the honest ones copied from the captured servers of ``datasets/mcp_servers``, named in the
-comments): evidence by place and role rather than by wording (``docs/guard.md``)."""
+"""Evidence by place and role rather than by wording (``docs/guard.md``; the guard's
+fourteenth revision): each rule with a planted case and an honest near-miss, most of the honest
+ones copied from the captured servers of ``datasets/mcp_servers``, named in the comments."""
 
 from __future__ import annotations
 

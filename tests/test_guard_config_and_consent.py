@@ -1,7 +1,8 @@
-"""The fifteenth revision's precision classes, each with a planted case that stays high and an
-honest case copied from a captured server of ``datasets/mcp_servers`` (named in the comments)
-that is no longer high: a secret named as the server's own configuration, a generic "context",
-product words inside a camelCase tool name, a URL under an example heading or after "from"."""
+"""Secrets named as a server's own configuration, generic context, product words in names,
+example lines and source addresses (not high), and authority with a penalty, acting without the
+user and safeguards switched off (high): each class with a planted case and an honest case
+copied from a captured server of ``datasets/mcp_servers`` (named in the comments). Added with
+the guard's fifteenth revision (``datasets/guard/README.md``, item 25)."""
 
 from __future__ import annotations
 
