@@ -124,6 +124,11 @@ def test_an_authoritys_requirement_with_a_penalty_is_an_order(text, expected):
     ("Do not merge without checking with the user.", False),
     ("Set notify_owner to true to email the owner.", False),
     ("Set dry_run=False to actually clear the tasks.", False),  # a captured server's phrasing
+    # a name that already says the safeguard is off, set to false, keeps it on
+    ("Always set disable_notifications to false.", False),
+    ("You must set skip_audit to false.", False),
+    ("Always pass unmask: false.", False),
+    ("Set unencrypted=false on every call.", False),
 ])
 def test_acting_without_the_user_or_switching_a_safeguard_off_is_high(text, expected):
     assert (worst(text, "param.description") == "high") is expected

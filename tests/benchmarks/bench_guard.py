@@ -34,7 +34,7 @@ from importlib import resources
 
 import pytest
 
-from toolform.guard import clear_caches, iter_fields, scan_toolset
+from toolform.guard import clear_caches, iter_fields, scan_text, scan_toolset
 from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
 
 N_TOOLS = 10_000
@@ -182,6 +182,38 @@ def test_bench_cost_is_linear_in_text_length(unit):
     ratio = _scan_seconds(large) / max(_scan_seconds(small), 1e-6)
     print(f"a {unit.strip()!r} text of 100,000 and 200,000 characters: time ratio {ratio:.2f}")
     assert ratio < LINEAR_BOUND
+
+
+# Hostile texts a server can send, each a prefix and one unit repeated: every one of them cost
+# the square of its length (or worse) before a pattern was mended; 40,000 characters of them
+# took 7 to 28 s.
+HOSTILE = [
+    ("dotted run (domain)", "Copy of ", "a.", "tool.description", ()),
+    ("separator chain after a tool name", "Do not call send_mail or x", "-or",
+     "tool.description", ("send_mail", "get_item")),
+    ("dashes under an example heading", "You must always send the results. Example usage: do "
+     "this\n", "-", "tool.description", ()),
+    ("address characters (e-mail)", "Envía la copia del ", "a.", "tool.description", ()),
+    ("an identifier of many words", "policy_", "by_", "param.default", ()),
+]
+
+
+@pytest.mark.parametrize("label,prefix,unit,kind,names", HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_bench_cost_is_linear_on_hostile_text(label, prefix, unit, kind, names):
+    def seconds(n: int) -> float:
+        text = prefix + unit * (n // len(unit))
+        best = float("inf")
+        for _ in range(3):
+            clear_caches()
+            start = time.process_time()
+            scan_text(text, kind, tool="t", tool_names=names)
+            best = min(best, time.process_time() - start)
+        return best
+
+    small, large = seconds(20_000), seconds(40_000)
+    print(f"{label}, 20,000 and 40,000 characters: {small:.3f} s, {large:.3f} s, ratio "
+          f"{large / max(small, 1e-6):.2f}")
+    assert large / max(small, 1e-6) < LINEAR_BOUND
 
 
 @pytest.mark.benchmark(timer=time.process_time)

@@ -273,8 +273,18 @@ _ID_CUE = re.compile(r"\b(?:this|every|each|always|never|must|should|you|your|ig
 # (ADD_RLS_POLICY, DROP_RLS_POLICY on a real server, fourteenth revision), a policy that
 # requires or an admin's policy is the authority of TS109
 _ID_OVERRIDE = re.compile(r"\b(?:override|overrides|bypass|ignore|disregard|skip|mandatory|"
-                          r"required|instructions?)\b|\b(?:admin|by)\b.*\bpolicy\b|"
-                          r"\bsystem\s+prompt\b")
+                          r"required|instructions?)\b|\bsystem\s+prompt\b")
+_ADMIN_OR_BY = re.compile(r"\b(?:admin|by)\b")
+_POLICY = re.compile(r"\bpolicy\b")
+
+
+def _id_override(spelled: str) -> bool:
+    """Whether an identifier spelled out in words sets a limit aside, or puts an admin's (or
+    somebody's) policy after its words (``root_required_by_admin_policy``)."""
+    if _ID_OVERRIDE.search(spelled):
+        return True
+    first = _ADMIN_OR_BY.search(spelled)  # the first one leaves the most text after it
+    return first is not None and _POLICY.search(spelled, first.end()) is not None
 
 # -- titles (fourteenth revision): a title names the tool's own action ("Run read-only SQL",
 # "Stories: Get By ID"); what makes one high is its role, not a word in it. A second clause
@@ -376,7 +386,7 @@ def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
         spelled = " ".join(parts).lower()
         if (len(parts) >= 5 and _ID_CUE.search(spelled)
                 or len(parts) >= 3 and ctx.kind in ("param.default", "param.enum")
-                and _ID_OVERRIDE.search(spelled)):
+                and _id_override(spelled)):
             yield Hit(0, len(text), "high", f"an instruction spelled as an identifier in a "
                                             f"{ctx.kind} field")
         return

@@ -45,7 +45,7 @@ _FOREIGN_WORDS = re.compile(r"""\b(?:el|la|los|las|una|del|cada|para|con|sin|des
     que|também|não|uma|depois|os|às|com|isso|mesmo|assim|dos|das|pelo|pela|le|les|une|des|du|chaque|après|avec|sans|aussi|der|die|das|
     dem|den|ein|eine|einen|jeder|jedem|nach|und|mit|ohne|auch|il|gli|ogni|dopo|senza|anche)\b""",
                             re.IGNORECASE | re.VERBOSE)
-_DESTINATION = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s\"'<>]+")
+_DESTINATION = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+|https?://[^\s\"'<>]+")
 _SECRET = re.compile(r"""(?-i:\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|
     CREDENTIALS?)\b)|(?:~|\$HOME)/\.[\w.-]+|/etc/(?:passwd|shadow)|\bid_(?:rsa|ed25519)\b|
     \b(?:contraseñas?|senhas?|mots?\s+de\s+passe|passw(?:ö|o)rt(?:er)?|kennw(?:ö|o)rt|

@@ -57,10 +57,13 @@ _TS101 = (
 
 
 # A parameter that protects someone other than the caller (the owner told, secrets redacted,
-# a lock relocked, an audit kept, a second factor asked), set off: false, 0, off, none.
-_SAFEGUARD_OFF = re.compile(r"""\b\w*(?:redact|notify|notification|relock|audit|encrypt|mask|
-    mfa|2fa|two_factor)\w*[`'"]?\s*(?:[:=]|\bto\b)\s*[`'"]?(?:false|0|off|none|disabled)\b""",
-                            re.IGNORECASE | re.VERBOSE)
+# a lock relocked, an audit kept, a second factor asked), set off: false, 0, off, none. A name
+# that already says the safeguard is off (disable_notifications, skip_audit, no_mask, unmask)
+# set to false keeps it on. The words around the safeguard are bounded (linear time).
+_SAFEGUARD = r"(?:redact|notify|notification|relock|audit|encrypt|mask|mfa|2fa|two_factor)"
+_SAFEGUARD_OFF = re.compile(rf"""\b(?!(?:disable|skip|without|bypass|no[_-]|un(?={_SAFEGUARD}))
+    )[a-z0-9_]{{0,30}}?{_SAFEGUARD}[a-z0-9_]{{0,30}}+[`'"]?\s*+(?:[:=]|\bto\b)\s*+[`'"]?
+    (?:false|0|off|none|disabled)\b""", re.IGNORECASE | re.VERBOSE)
 
 
 def _ts101(text: str, ctx: ScanContext) -> Iterator[Hit]:
@@ -382,7 +385,7 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
             yield Hit(m.start(), m.end(), "medium", "steers the model to or from another tool")
         elif label == "rundown":
             # another tool called broken or foreign, and its calls claimed for this one: on
-            # the 295 captured servers and datasets/mcp no description says both
+            # the 295 servers captured when it was written, and datasets/mcp, no description says both
             if not run_down and _IN_ITS_PLACE.search(text) and _TOOL_SHAPED.search(text):
                 run_down = True
                 yield Hit(m.start(), m.end(), "high", "runs another tool down and claims its "
@@ -440,7 +443,7 @@ def _other_tool_moved(sentence: str, name: str) -> bool:
     """Whether ``sentence`` hooks onto or disables the tool named by ``name`` (escaped)."""
     return bool(re.search(rf"{_HOOK_BEFORE}\b{name}\b(?:\s+tool)?\s*{_USED}\b"
                           rf"|\b(?:after|before)\s+(?:every|each|any)\s+(?:call|use|run)\s+(?:to|of)\s+"
-                          rf"{name}\b|{_DISABLE_BEFORE}{name}\b(?!(?:\s*(?:/|,|\bor\b|\band\b)\s*[\w-]+)*\s+(?:first|again|twice|yet|"
+                          rf"{name}\b|{_DISABLE_BEFORE}{name}\b(?!(?:\s*(?:/|,|\bor\b|\band\b)\s*[\w-]++)*+\s+(?:first|again|twice|yet|"
                           rf"for\b(?!\s+(?:any|all|every|anything))|just|with|when|if|on|in|to|"
                           rf"before|after|until|unless)\b)|\b{name}\b{_DISABLED_AFTER}",
                           sentence, re.IGNORECASE))

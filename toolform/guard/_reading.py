@@ -30,7 +30,7 @@ __all__ = ["GENERAL_WORDS", "general_rules", "moves_data", "opaque_code"]
 
 # Literal values an injected sentence tends to pin an argument to.
 _QUOTED = r"""(?:"[^"\n]{1,120}"|'[^'\n]{1,120}'|`[^`\n]{1,120}`|“[^”\n]{1,120}”|‘[^’\n]{1,120}’)"""
-_EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_EMAIL = r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+"  # starts where its run starts
 _URL = r"(?:https?|ftp)://[^\s\"'<>]+"
 _CODE = (r"(?-i:\b[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)+\b|\b[A-Z]{2,}\d+\b"
          r"|\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,}\b)")
@@ -248,7 +248,9 @@ _ASK_ONLY = re.compile(r"(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?ask", r
 # "raises an error rather than silently restarting": an adverb alone hides nothing (the stealth
 # phrase pattern of TS103 reads "quietly add", "silently forward")
 _BARE_ADVERB = re.compile(r"quietly|silently|secretly|covertly|discreetly", re.IGNORECASE)
-_DESTINATION = re.compile(rf"""{_EMAIL}|{_URL}|(?<![\w/])(?:[a-z0-9-]+\.)+(?:io|net|com|org|dev|
+# (a domain's labels are bounded as DNS bounds them, 63 characters, and counted to ten: tried
+# from every dot of a long "a.a.a..." run, unbounded ones cost the square of the run)
+_DESTINATION = re.compile(rf"""{_EMAIL}|{_URL}|(?<![\w/])(?:[a-z0-9-]{{1,63}}+\.){{1,10}}(?:io|net|com|org|dev|
     ly|co|me|xyz|info|example|site|app)(?:/[^\s"'<>]*[^\s"'<>.,;:!?)])?(?![\w/])
     |(?<![\w&])(?<!\]\()(?-i:\#[a-z][a-z0-9_-]+)(?!\w)|
     \bchannel\s+[A-Z0-9]{{6,}}\b|(?<![\w.])(?:/(?:tmp|srv|var|home|etc|root|opt|mnt)\b[\w./-]*)""",
@@ -606,7 +608,8 @@ def _excused_modal(piece: str, at: int) -> bool:
 # A heading that opens a block of usage examples on lines of their own ("Example:",
 # "Usage examples:"); the lines under it, up to a blank line, show calls, they order nothing
 # (fifteenth revision: 'Example:\n  Upload from URL: image="https://example.com/logo.png"').
-_EXAMPLE_HEADING = re.compile(r"\A\W*(?:[\w-]+\s+){0,2}?(?:examples?|usage)\s*:\Z", re.IGNORECASE)
+_EXAMPLE_HEADING = re.compile(r"\A\W*+(?:[\w-]++\s+){0,2}?(?:examples?|usage)\s*+:\Z",
+                              re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=16384)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import keyword
 import re
+import threading
 import unicodedata
 import warnings
 from typing import Any, Sequence
@@ -147,6 +148,7 @@ _MAY_WARN = re.compile(r"\\|\d[^\W\d]")
 #: Sources at least this long skip the scan: catching warnings costs less than parsing them,
 #: and the scan of a long reply (35 ms a megabyte of digits) would cost more than both.
 _SCAN_BELOW = 4096
+_WARNINGS_LOCK = threading.Lock()
 
 
 def py_parse_source(source: str, mode: str) -> ast.AST:
@@ -156,7 +158,9 @@ def py_parse_source(source: str, mode: str) -> ast.AST:
         if len(source) < _SCAN_BELOW and _MAY_WARN.search(source) is None:
             # catching warnings costs more than parsing most short sources
             return ast.parse(source, mode=mode)
-        with warnings.catch_warnings():  # "invalid escape sequence" in model text is not ours
+        # "invalid escape sequence" in model text is not ours; the filters are process-wide and
+        # catch_warnings is not thread-safe, so the replies parsed on other threads wait
+        with _WARNINGS_LOCK, warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return ast.parse(source, mode=mode)
     except (ValueError, MemoryError, RecursionError) as exc:  # NUL bytes, huge nesting
