@@ -385,7 +385,8 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
             yield Hit(m.start(), m.end(), "medium", "steers the model to or from another tool")
         elif label == "rundown":
             # another tool called broken or foreign, and its calls claimed for this one: on
-            # the 295 servers captured when it was written, and datasets/mcp, no description says both
+            # the 295 servers captured when it was written, and datasets/mcp, no description
+            # says both
             if not run_down and _IN_ITS_PLACE.search(text) and _TOOL_SHAPED.search(text):
                 run_down = True
                 yield Hit(m.start(), m.end(), "high", "runs another tool down and claims its "
