@@ -8,14 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from test_guard_place_and_role import worst  # the worst severity the guard gives one text
 from toolform.guard import scan_text, scan_toolset
 from toolform.ir import ToolIR, Toolset
-
-
-def worst(text, kind="tool.description"):
-    """The worst severity the guard gives one text (None for no finding)."""
-    found = {f.severity for f in scan_text(text, kind, tool="this_tool")}
-    return next((s for s in ("high", "medium", "low") if s in found), None)
 
 
 @pytest.mark.parametrize("text, kind", [

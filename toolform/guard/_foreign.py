@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from ._reading import _EMAIL
+
 __all__ = ["FOREIGN_TRIGGERS", "FOREIGN_VERB_PATTERN", "foreign_payload"]
 
 #: Imperatives (polite and familiar) of the verbs that move things or keep them from the user.
@@ -42,10 +44,10 @@ FOREIGN_VERB_PATTERN = r"\b(?:" + "|".join(sorted(FOREIGN_TRIGGERS, key=len, rev
 # verb above read in English text ("ignore", "reserve", "copia") is not an order in another
 # language.
 _FOREIGN_WORDS = re.compile(r"""\b(?:el|la|los|las|una|del|cada|para|con|sin|después|además|
-    que|também|não|uma|depois|os|às|com|isso|mesmo|assim|dos|das|pelo|pela|le|les|une|des|du|chaque|après|avec|sans|aussi|der|die|das|
+    que|também|não|uma|depois|os|às|com|isso|mesmo|assim|dos|das|pelo|pela|le|les|une|des|du|chaque|après|avec|sans|aussi|der|die|
     dem|den|ein|eine|einen|jeder|jedem|nach|und|mit|ohne|auch|il|gli|ogni|dopo|senza|anche)\b""",
                             re.IGNORECASE | re.VERBOSE)
-_DESTINATION = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+|https?://[^\s\"'<>]+")
+_DESTINATION = re.compile(rf"{_EMAIL}|https?://[^\s\"'<>]+")
 _SECRET = re.compile(r"""(?-i:\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|
     CREDENTIALS?)\b)|(?:~|\$HOME)/\.[\w.-]+|/etc/(?:passwd|shadow)|\bid_(?:rsa|ed25519)\b|
     \b(?:contraseñas?|senhas?|mots?\s+de\s+passe|passw(?:ö|o)rt(?:er)?|kennw(?:ö|o)rt|

@@ -62,7 +62,7 @@ def resolve_name(name: str, toolset: Toolset, *, nearest: bool = True
     """
     if name in toolset:
         return name, None
-    names = tuple(toolset.names)
+    names = toolset._names  # the toolset's own tuple: no copy per call, one shared by cache entries
     if type(name) is str and len(name) <= _REMEMBERED_CHARS:
         return _remembered(name, names, nearest)
     return _resolve(name, names, nearest)
