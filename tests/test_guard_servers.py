@@ -18,14 +18,6 @@ import evaluate  # noqa: E402  (datasets/mcp_servers/evaluate.py)
 MANIFEST = json.loads((CORPUS / "servers.json").read_text(encoding="utf-8"))["servers"]
 CAPTURES = {p.stem: json.loads(p.read_text(encoding="utf-8"))
             for p in sorted((CORPUS / "tools").glob("*.json"))}
-#: Captures the loader cannot read (a loader limit; `toolform guard` exits 2 naming the path).
-UNREADABLE = {"netlify": "enum must list at least one value",
-              "heroui-react": "enum must list at least one value",
-              "heroui-native": "enum must list at least one value",
-              "flightradar": "a parameters schema must describe an object",
-              "esignatures": "a parameters schema must describe an object"}
-
-
 def test_the_corpus_has_the_servers_and_tools_its_card_reports():
     assert len(CAPTURES) == 403
     assert sum(len(d["tools"]) for d in CAPTURES.values()) == 9924
@@ -69,13 +61,17 @@ RECORDED = {
     # batch 7 (47 servers) scored once with the fifteenth revision, frozen before anyone had
     # read it (2026-12-03 16:39 UTC); its development half (21) joins ("dev", None), which was
     # (170, 46911, 50, 158) before it
-    ("dev", None): (191, 53583, 70, 173),
-    ("heldout", 1): (54, 9940, 35, 43),
-    ("heldout", 2): (12, 6024, 16, 7),
+    # The loader then read the five captures it had refused (an empty enum: heroui-native,
+    # heroui-react, netlify; a root oneOf of required alternatives: esignatures, flightradar),
+    # the guard unchanged: ("dev", None) was (191, 53583, 70, 173), heldout 1 (54, 9940, 35, 43),
+    # 2 (12, 6024, 16, 7), 4 (41, 6321, 2, 39), 6 (20, 6696, 0, 19)
+    ("dev", None): (191, 53814, 77, 173),
+    ("heldout", 1): (54, 9998, 35, 44),
+    ("heldout", 2): (12, 6043, 16, 8),
     ("heldout", 3): (31, 21693, 8, 27),
-    ("heldout", 4): (41, 6321, 2, 39),
+    ("heldout", 4): (41, 6331, 2, 40),
     ("heldout", 5): (28, 6246, 0, 28),  # (18, 3705, 0, 18) before the remainder's 10
-    ("heldout", 6): (20, 6696, 0, 19),
+    ("heldout", 6): (20, 6702, 0, 20),
     ("heldout", 7): (26, 3765, 5, 24),
 }
 
@@ -93,7 +89,5 @@ def test_the_guard_on_the_servers_as_recorded(corpus_rows, split, batch):
     got = (len(rows), sum(int(r["texts"]) for r in rows),
            sum(int(r["fields_high"]) for r in rows), sum(r["exit"] == 0 for r in rows))
     assert got == RECORDED[(split, batch)]
-    # a capture the loader cannot read is exit 2, never a crash, and only these
-    unread = {r["server"]: r["error"] for r in rows if r["exit"] == 2}
-    assert set(unread) <= set(UNREADABLE)
-    assert all(UNREADABLE[name] in error for name, error in unread.items())
+    # every capture loads (a capture the loader could not read would be exit 2, never a crash)
+    assert [r["server"] for r in rows if r["exit"] == 2] == []

@@ -435,8 +435,6 @@ MALFORMED = [
      "must be a JSON array"),
     ("bad_mcp_description_not_string.json", None, "search", "$.tools[0].description",
      "must be a string"),
-    ("bad_openai_enum_empty.json", None, "search", "$[0].function.parameters.properties.mode.enum",
-     "at least one value"),
     ("bad_anthropic_enum_object_value.json", None, "search",
      "$[0].input_schema.properties.mode.enum[1]", "JSON scalars"),
     ("bad_openai_items_not_schema.json", None, "search",
@@ -554,6 +552,12 @@ WARNED = [
         ("allof-closed-object", "search", "$.tools[0].inputSchema.properties.page.allOf[1]")]),
     ("warn_mcp_oneof_overlap.json", [
         ("oneof-overlap", "search", "$.tools[0].inputSchema.properties.value.oneOf")]),
+    ("warn_openai_enum_empty.json", [
+        ("enum-empty", "search", "$[0].function.parameters.properties.mode.enum")]),
+    ("warn_mcp_params_one_of_required.json", [
+        ("params-union-merged", "get_flight", "$.tools[0].inputSchema")]),
+    ("warn_mcp_params_union_of_objects.json", [
+        ("params-union-merged", "move", "$.tools[0].inputSchema")]),
 ]
 
 
@@ -590,6 +594,29 @@ def test_fixture_loads_with_named_warnings(name, expected):
     for w in toolset.warnings:
         assert w.file == str(file) and w.path in str(w) and w.code in str(w)
     assert toolset == load_tools(file)  # the load itself is the usual one
+
+
+def test_an_empty_enum_reads_as_its_declared_type():
+    (tool,) = load_tools(FIXTURES / "warn_openai_enum_empty.json").tools
+    assert tool.param("mode").type == TypeIR("string")
+
+
+def test_required_alternatives_read_as_optional_parameters():
+    # oneOf: [{required: [iata]}, {required: [icao]}]: either code may be given, the date must
+    (tool,) = load_tools(FIXTURES / "warn_mcp_params_one_of_required.json").tools
+    assert [(p.name, p.type.kind, p.required, p.description) for p in tool.params] == [
+        ("iata", "string", False, "IATA flight code"), ("icao", "string", False, "ICAO flight code"),
+        ("date", "string", True, "")]
+
+
+def test_a_union_of_objects_reads_as_their_merged_fields():
+    (tool,) = load_tools(FIXTURES / "warn_mcp_params_union_of_objects.json").tools
+    kind, path, overwrite, depth = tool.params
+    assert (kind.name, kind.required, kind.type) == (
+        "kind", True, TypeIR("enum", values=("file", "folder")))
+    assert (path.name, path.required, path.description) == ("path", True, "Folder path")
+    assert (overwrite.name, overwrite.required, overwrite.default) == ("overwrite", False, False)
+    assert (depth.name, depth.required, depth.type.kind) == ("depth", False, "integer")
 
 
 def test_ok_fixtures_load():

@@ -198,7 +198,8 @@ def load_tools(source: str | os.PathLike[str] | dict | list, kind: str | None = 
         With ``source`` set to the path (or ``"<object>"``), and ``warnings`` holding a
         :class:`~toolform.errors.LoaderWarning` for each thing that loaded but was probably
         not meant (codes: ``required-not-declared``, ``default-wrong-type``,
-        ``oneof-overlap``, ``allof-closed-object``, ``name-rejected-by-providers``; see
+        ``oneof-overlap``, ``allof-closed-object``, ``enum-empty``, ``params-union-merged``,
+        ``name-rejected-by-providers``; see
         ``toolform/io/_jsonschema.py``).
 
     Raises

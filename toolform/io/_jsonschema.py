@@ -37,7 +37,14 @@ How JSON Schema maps onto the IR (:mod:`toolform.ir`):
   reaches a schema (``A`` → ``B`` → ``A``) and a recursive ``$ref`` inside ``allOf``.
 * ``enum`` makes an ``enum`` of JSON scalars; ``const`` an ``enum`` of one value. A ``null``
   among the values (or in ``type``) makes the enum nullable and is not kept among its values;
-  an enum of ``null`` alone is the ``null`` kind.
+  an enum of ``null`` alone is the ``null`` kind. An empty ``enum`` (servers that fill the list
+  at run time send ``[]``) is read as the schema without it, with the warning ``enum-empty``
+  (JSON Schema itself accepts no value there).
+* A tool's parameters are one object. A root ``anyOf``/``oneOf`` of objects (``oneOf:
+  [{required: [a]}, {required: [b]}]`` beside the properties, or whole alternative objects) is
+  read as one object with every alternative's properties, a property required only when every
+  alternative requires it, a property in several alternatives typed by the union of its
+  types; the warning ``params-union-merged`` says validation is then looser than the schema.
 * With no ``type``: ``properties``, ``additionalProperties``, ``patternProperties`` or
   ``propertyNames`` make an ``object``, ``items`` or ``prefixItems`` an ``array``, anything else
   ``any``.
@@ -400,6 +407,17 @@ class SchemaReader:
             return unfold(found).fields
         if found.kind == "any":
             return ()
+        if found.kind == "union" and all(o.kind == "object" and not o.name
+                                         for o in found.options):
+            # real servers send `oneOf: [{required: [a]}, {required: [b]}]` beside their
+            # properties, or a union of whole objects: a tool's parameters are one object
+            self.where.warn(
+                "params-union-merged",
+                f"the parameters schema is a union of {len(found.options)} objects (anyOf/oneOf); "
+                "read as one object with the properties of all of them, each required only where "
+                "every alternative requires it, so validation accepts calls that fit no single "
+                "alternative", self.root_path)
+            return _merged_fields(found.options)
         raise self.where.error(f"a parameters schema must describe an object, got a {found.kind} "
                                "schema", self.root_path)
 
@@ -655,6 +673,11 @@ class SchemaReader:
                                    child(path, "nullable"))
         if "anyOf" in schema and "oneOf" in schema:
             raise self.where.error("a schema with both anyOf and oneOf is not supported", path)
+        if isinstance(schema.get("enum"), list) and not schema["enum"] and "const" not in schema:
+            # servers that fill an enum at run time send it empty (`"enum": []`)
+            self.where.warn("enum-empty", "enum lists no value, so JSON Schema accepts no value "
+                            "here; read as the same schema without its enum", child(path, "enum"))
+            schema = {k: v for k, v in schema.items() if k != "enum"}
         for key in ("anyOf", "oneOf"):
             if key in schema:
                 return self._alternatives(schema, key, path, depth, nullable)
@@ -743,8 +766,6 @@ class SchemaReader:
         else:
             values_path = child(path, "enum")
             values = self.where.want_list(schema["enum"], values_path, "enum")
-            if not values:
-                raise self.where.error("enum must list at least one value", values_path)
         for i, value in enumerate(values):
             value_path = values_path if "const" in schema else child(values_path, i)
             if not isinstance(value, _SCALARS):
@@ -994,6 +1015,38 @@ def _retarget(t: TypeIR, old: str, new: str) -> TypeIR:
 def _rename(t: TypeIR, new: str) -> TypeIR:
     """The named type ``t`` called ``new``, with the references to it renamed too."""
     return replace(t, name=new).map_children(lambda c: _retarget(c, t.name, new))
+
+
+def _merged_fields(objects: tuple[TypeIR, ...]) -> tuple[ParamIR, ...]:
+    """The fields of alternative object types as one object's: in order of first appearance, a
+    field's type the union of its types, required when every alternative requires it, and its
+    description, title and default the first alternative's that gives one."""
+    by_name: dict[str, list[ParamIR]] = {}
+    for obj in objects:
+        for f in obj.fields:
+            by_name.setdefault(f.name, []).append(f)
+    merged = []
+    for name, found in by_name.items():
+        first = found[0]
+        merged.append(replace(
+            first,
+            type=_alternative_types([f.type for f in found]),
+            required=len(found) == len(objects) and all(f.required for f in found),
+            description=next((f.description for f in found if f.description), ""),
+            title=next((f.title for f in found if f.title), ""),
+            default=next((f.default for f in found if f.has_default), NO_DEFAULT)))
+    return tuple(merged)
+
+
+def _alternative_types(types: list[TypeIR]) -> TypeIR:
+    """One field's types in several alternatives as one type: a discriminator's constants
+    (``kind: "file"`` / ``kind: "folder"``) as one enum, other types as their union."""
+    if all(t.kind == "enum" and t == TypeIR("enum", values=t.values, nullable=t.nullable)
+           for t in types):
+        # keyed with the value's type: True == 1 in a dict
+        values = tuple({(type(v), v): v for t in types for v in t.values}.values())
+        return TypeIR("enum", values=values, nullable=any(t.nullable for t in types))
+    return _union(types, False)
 
 
 def _union(options: list[TypeIR], nullable: bool) -> TypeIR:
