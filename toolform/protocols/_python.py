@@ -143,8 +143,8 @@ def py_read_call(node: ast.Call, toolset: Toolset) -> ToolCall | None:
 
 
 # what Python's parser can warn about: an escape sequence (a backslash) and a number run into
-# a word ("invalid decimal literal": ``1if``); a source with neither cannot warn
-_MAY_WARN = re.compile(r"\\|\d[^\W\d]")
+# a word ("invalid decimal literal": ``1if``, ``5.info``); a source with neither cannot warn
+_MAY_WARN = re.compile(r"\\|\d\.?[^\W\d]")
 #: Sources at least this long skip the scan: catching warnings costs less than parsing them,
 #: and the scan of a long reply (35 ms a megabyte of digits) would cost more than both.
 _SCAN_BELOW = 4096
