@@ -20,7 +20,8 @@ any reported input can be rebuilt from its index (``--only K``). The replies fol
 
 What is recorded, one JSON line per event in ``<out>/events.jsonl`` with the full input: an
 exception out of ``parse_reply`` (``raised``), a result that is not a ``ParsedReply``
-(``not_parsed_reply``), a parser crash caught by ``parse_reply``'s safety net (an issue
+(``not_parsed_reply``), a warning out of it (``warned``: Python's ``SyntaxWarning`` printed
+into the user's notebook), a parser crash caught by ``parse_reply``'s safety net (an issue
 ``parser failed``: a bug all the same), and a reply that took more than ``--timeout`` seconds of
 CPU (``timeout``). The slowest reply of each protocol goes to ``<out>/slowest.jsonl``, the
 figures to ``<out>/summary.json``, and a summary is printed. Times are CPU seconds of the worker
@@ -39,6 +40,7 @@ import random
 import signal
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -234,10 +236,14 @@ def run_chunk(args: tuple[int, int, int, float]) -> dict[str, Any]:
         t0 = time.process_time()
         signal.setitimer(signal.ITIMER_PROF, timeout)
         try:
-            parsed = parse_reply(reply, corpus.toolsets[ts], pid, lenient_fallback=fallback)
+            with warnings.catch_warnings(record=True) as warned:
+                warnings.simplefilter("always")
+                parsed = parse_reply(reply, corpus.toolsets[ts], pid, lenient_fallback=fallback)
             signal.setitimer(signal.ITIMER_PROF, 0)
             if not isinstance(parsed, ParsedReply):
                 event = ("not_parsed_reply", type(parsed).__name__)
+            elif warned:
+                event = ("warned", f"{warned[0].category.__name__}: {warned[0].message}"[:500])
             else:
                 failed = [i for i in parsed.issues if "parser failed" in i]
                 if failed:
