@@ -161,10 +161,12 @@ class TrainingData:
     hard: list[str] = dataclasses.field(default_factory=list)
 
     def describe(self, parts: Sequence[Part]) -> str:
+        """What the model was trained on, in one line (``LearnedModel.trained_on``)."""
         return (f"{' + '.join(p.name for p in parts)}: {len(self.positives)} injected, "
                 f"{len(self.written)} written benign, {len(self.negatives)} other benign texts "
                 "(real rows, MCP reference, BFCL and generated catalogues, "
-                f"{'development' if len(parts) == 1 else 'all'} captured servers)")
+                f"{'development' if len(parts) == 1 else 'all'} captured servers) and "
+                f"{len(self.hard)} with a hand rule's medium finding (weight {HARD_WEIGHT:g})")
 
 
 def gather(parts: Sequence[Part], held_out: Sequence[Part] = ()) -> TrainingData:

@@ -28,21 +28,20 @@ __all__ = ["escalate", "escalated"]
 _LEARNED = "TS111"
 
 
-def escalated(model: LearnedModel, rule_id: str, hit: Hit, text: str) -> Hit:
-    """``hit`` itself, or a high copy of it when the escalation policy applies (the text has
-    :data:`~toolform.guard._learned.MIN_WORDS` words and the hit is medium): a hand rule's hit
-    when the text's probability reaches ``model.escalate_at``, TS111's when it reaches
-    ``model.alone_at``. A threshold of ``None`` escalates nothing."""
-    if hit.severity != "medium" or not long_enough(text):
+def escalated(model: LearnedModel, rule_id: str, hit: Hit, p: float) -> Hit:
+    """``hit`` itself, or a high copy of it when the escalation policy applies to a medium hit
+    on a text of :data:`~toolform.guard._learned.MIN_WORDS` words or more whose probability
+    under ``model`` is ``p``: a hand rule's hit when ``p`` reaches ``model.escalate_at``,
+    TS111's when it reaches ``model.alone_at``. A threshold of ``None`` escalates nothing."""
+    if hit.severity != "medium":
         return hit
-    p = model.probability(text)
     if rule_id == _LEARNED:
         if model.alone_at is None or p < model.alone_at:
             return hit
         return Hit(hit.start, hit.end, "high", f"{hit.detail}; at or above {model.alone_at} alone")
     if model.escalate_at is None or p < model.escalate_at:
         return hit
-    return Hit(hit.start, hit.end, "high", f"{hit.detail}; learned detector agrees (p={p:.3f}, "
+    return Hit(hit.start, hit.end, "high", f"{hit.detail}; learned detector agrees (p={p:.4f}, "
                                            f"at or above {model.escalate_at})")
 
 
@@ -75,4 +74,5 @@ def escalate(text: str, pairs: Sequence[tuple[Rule, Hit]],
     m = model or packaged_model()
     if m.escalate_at is None and m.alone_at is None:
         return pairs
-    return [(r, escalated(m, r.id, h, text)) for r, h in pairs]
+    p = m.probability(text)  # once per text: a long text may carry many hits
+    return [(r, escalated(m, r.id, h, p)) for r, h in pairs]

@@ -4,9 +4,12 @@ The phrasing rules (TS101-TS105, TS109) read instruction *forms*; blind batches 
 each revision showed them stuck near 82% recall, missing calm steering and phrasings no rule
 had seen (``datasets/guard/README.md``). TS111 adds a second reader that has no rule at all: a
 logistic regression over the words, word pairs and character 3- to 5-grams of a text, trained by
-``datasets/guard/train_detector.py`` on the labelled set's development splits against every
-other description, title, default and enum value of the real MCP catalogue, the BFCL function
-documents and the generated toolset. Its weights ship as ``datasets/guard/detector.json``.
+``datasets/guard/train_detector.py`` on the labelled set's and the blind files' injected texts
+against their benign ones and every description, title, default and enum value of the captured
+MCP servers (``datasets/mcp_servers``), the MCP reference catalogue, the BFCL function documents
+and the generated toolset, the real texts a hand rule reads medium weighing more (item 27 of the
+data card). Its weights, and the escalation thresholds of :mod:`toolform.guard._escalation`,
+ship as ``datasets/guard/detector.json``.
 
 The model is linear over feature counts, so a text's score is a sum of per-sentence terms, and
 a sentence's of per-word terms, each cached: catalogues repeat sentences and words, and a scan
@@ -294,6 +297,7 @@ def ts111(text: str, ctx: ScanContext) -> Iterator[Hit]:
     # trailing whitespace stays with the text, as the phrase rules' spans do
     while end > start and text[end - 1].isspace():
         end -= 1
-    # a learned signal alone is phrasing evidence: medium (see docs/guard.md)
+    # a learned signal alone is phrasing evidence: medium (see docs/guard.md); its score also
+    # makes a hand rule's medium finding high (toolform.guard._escalation)
     yield Hit(start, end, "medium", f"learned detector: p={p:.2f} for the text, {own:.2f} for "
                                   "this sentence")
