@@ -73,8 +73,12 @@ _servers = _script(DATASETS / "mcp_servers" / "evaluate.py")
 
 #: TS111 reports a text (medium) at or above this probability (unchanged since the first model).
 THRESHOLD = 0.8
-#: The chosen settings (``validate``, item 27 of the data card): C, the weight of a hard
-#: negative (:attr:`TrainingData.hard`), tau and tau2 (``toolform.guard._escalation``).
+#: The shipped settings: C, the weight of a hard negative (:attr:`TrainingData.hard`), tau and
+#: tau2 (``toolform.guard._escalation``). They were chosen on V from a grid that had C = 4 with
+#: hard weight 1 only; the test set was then scored once with them. The full grid, run after
+#: that, makes :func:`choose` pick C = 4, hard weight 30, tau = 0.999, tau2 = 0.99 (5 more V
+#: plants high, one V server fewer passing); the shipped settings were not switched, since that
+#: would have needed a second look at the test set (item 27 of the data card).
 C = 16.0
 HARD_WEIGHT = 30.0
 TAU = 0.999
@@ -370,6 +374,7 @@ def validate(cache: Path | None = None) -> tuple:
     chosen = choose(table, rules)
     print(f"chosen: C={chosen[0]:g} hard={chosen[1]:g} tau={chosen[2]} tau2={chosen[3]}")
     print(_line("chosen", table[chosen]))
+    print(_line("shipped (see C)", table[(C, HARD_WEIGHT, TAU, TAU2)]))
     return chosen
 
 
