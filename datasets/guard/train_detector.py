@@ -24,11 +24,15 @@ trained on. Features are those of ``toolform.guard._learned`` (counts summed ove
 model is scikit-learn's L2-regularised logistic regression (liblinear, classes weighted to
 balance), whose weights are written for the guard to score with in pure Python.
 
-``validate`` fits one model per C of :data:`C_GRID` on T and, for every threshold pair of
-:data:`TAU_GRID` x :data:`TAU2_GRID` (the escalation policy of ``toolform.guard._escalation``),
-counts on V the plants, benign rows and server fields flagged high; it chooses by the rule of
-:func:`choose`. ``test`` refits the chosen C on T and prints X's figures once. ``train`` fits the
-chosen settings (:data:`C`, :data:`TAU`, :data:`TAU2`) on everything.
+Real texts in which a hand rule finds a medium finding (the only texts escalation asks TS111
+about) are *hard negatives* and weigh :data:`HARD_WEIGHT` texts each.
+
+``validate`` fits one model per C of :data:`C_GRID` and hard weight of :data:`HARD_GRID` on T
+and, for every threshold pair of :data:`TAU_GRID` x :data:`TAU2_GRID` (the escalation policy of
+``toolform.guard._escalation``), counts on V the plants, benign rows and server fields flagged
+high; it chooses by the rule of :func:`choose` and prints the shipped settings' row beside it.
+``test`` fits the shipped settings (:data:`C`, :data:`HARD_WEIGHT`, :data:`TAU`, :data:`TAU2`)
+on T and prints X's figures. ``train`` fits them on everything.
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ MODEL_PATH = HERE / "detector.json"
 
 
 def _script(path: Path):
+    """The module of a script beside the datasets (``score_blind.py``, ``evaluate.py``)."""
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -111,6 +116,7 @@ class Part:
     batches: tuple[int, ...] = ()
 
     def rows(self) -> list[LabelledText]:
+        """The part's labelled rows: its splits', then its blind files' (split: the file)."""
         out = list(load_labelled_set(splits=self.splits)) if self.splits else []
         for name in self.blind:
             out += _score_blind.read_batch(BLIND / f"{name}.jsonl", name)
@@ -156,7 +162,8 @@ def field_texts(toolsets: Iterable[Toolset | None]) -> list[str]:
 
 @dataclasses.dataclass
 class TrainingData:
-    """Texts to fit on: injected, plain negatives (weight 1) and written benign (weighted)."""
+    """Texts to fit on: injected, plain negatives (weight 1), written benign (weight
+    :data:`WRITTEN_WEIGHT`) and hard negatives (the weight given to :func:`fit`)."""
 
     positives: list[str]
     negatives: list[str]
