@@ -688,25 +688,27 @@ def test_no_real_benign_text_of_the_labelled_set_is_flagged_high():
 # the older splits high, 8 fewer benign rows high. Fifteenth revision (item 25): one benign
 # row of blind10 fewer high (a secret the server reads from its environment); one more injected
 # row of blind2 and two of blind11 high (a safeguard switched off, the user not waited for, an
-# authority's obligation).
+# authority's obligation). Sixteenth revision (item 27): TS111 retrained (on every split here
+# too), and a hand rule's medium finding high when TS111's probability reaches 0.999: 26 more
+# injected rows high over eleven groups (in sample), no benign row.
 RECORDED_COUNTS = {
-    ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (230, 50, 0, 262),
+    ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (233, 47, 0, 262),
     ("holdout4",): (55, 5, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
-    ("holdout5",): (50, 10, 0, 60),  # blind, fifth revision: (49, 11, 1, 59)
-    ("holdout6",): (42, 18, 0, 80),  # blind, fifth rules and the first TS111: (55, 5, 13, 67)
+    ("holdout5",): (51, 9, 0, 60),  # blind, fifth revision: (49, 11, 1, 59)
+    ("holdout6",): (45, 15, 0, 80),  # blind, fifth rules and the first TS111: (55, 5, 13, 67)
     ("dev3",): (62, 98, 8, 152),
-    ("holdout7",): (38, 22, 0, 80),  # blind, sixth revision: (49, 11, 12, 68)
-    ("holdout8",): (44, 16, 1, 79),  # blind, seventh revision: (56, 4, 11, 69)
-    ("dev4",): (72, 88, 11, 149),
-    ("holdout9",): (42, 18, 1, 79),  # blind, eighth revision: (59, 1, 3, 77)
-    ("blind1",): (51, 9, 1, 19),  # blind, ninth revision: (39, 21, 1, 19)
+    ("holdout7",): (39, 21, 0, 80),  # blind, sixth revision: (49, 11, 12, 68)
+    ("holdout8",): (47, 13, 1, 79),  # blind, seventh revision: (56, 4, 11, 69)
+    ("dev4",): (78, 82, 11, 149),
+    ("holdout9",): (47, 13, 1, 79),  # blind, eighth revision: (59, 1, 3, 77)
+    ("blind1",): (52, 8, 1, 19),  # blind, ninth revision: (39, 21, 1, 19)
     ("confusables1",): (10, 0, 0, 5),  # blind, ninth revision: (9, 1, 2, 3)
-    ("blind2",): (53, 7, 3, 17),  # blind, tenth revision: (39, 21, 3, 17)
+    ("blind2",): (54, 6, 3, 17),  # blind, tenth revision: (39, 21, 3, 17)
     ("confusables2",): (10, 0, 0, 5),  # blind, tenth revision: (9, 1, 0, 5)
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
-    ("blind10",): (54, 6, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
-    ("blind11",): (48, 12, 3, 17),  # fourteenth revision: (46, 14, 3, 17)
+    ("blind10",): (55, 5, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
+    ("blind11",): (50, 10, 3, 17),  # fourteenth revision: (46, 14, 3, 17)
 }
 
 
@@ -722,9 +724,9 @@ def test_the_studys_sentence_stays_flagged_high_in_the_hijack_experiment():
     planted = plant_instruction(weather_requests()[0].toolset, "get_weather", DEFAULT_SENTENCE)
     flagged = high(scan_toolset(planted))
     assert [(f.tool, f.rule) for f in flagged] == [("get_weather", "TS101")]
-    # TS111 reads it too, at medium: a learned signal alone is never high
-    assert [(f.rule, f.severity) for f in scan_toolset(planted) if f.rule == "TS111"] == [
-        ("TS111", "medium")]
+    # TS111, retrained on real servers (sixteenth revision), reads an argument pinned to a code
+    # below its threshold (real servers pin arguments too): the rule's payload makes it high
+    assert [f.rule for f in scan_toolset(planted) if f.rule == "TS111"] == []
 
 
 def test_a_malformed_labelled_row_names_file_and_line(tmp_path):

@@ -19,6 +19,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any, Iterator
 
 from toolform.errors import LoaderError
 from toolform.guard import guard
@@ -26,19 +27,26 @@ from toolform.guard import guard
 HERE = Path(__file__).resolve().parent
 
 
-def rows(split: str | None = None, batch: int | None = None) -> list[dict[str, object]]:
-    """One row per captured server of ``split`` (``"dev"``, ``"heldout"``; every server when
-    ``None``) and of ``batch`` (1 to 6, when given): name, package, split, batch, tools,
-    texts, fields flagged high, high findings, exit status, and the high findings themselves.
-    Each capture is read and scanned once."""
+def captures(split: str | None = None,
+             batch: int | None = None) -> Iterator[tuple[dict[str, Any], Path]]:
+    """The manifest entry and capture file of every captured server of ``split`` (``"dev"``,
+    ``"heldout"``; every server when ``None``) and of ``batch`` (1 to 7, when given), in the
+    order of their file names."""
     manifest = json.loads((HERE / "servers.json").read_text(encoding="utf-8"))["servers"]
     entry = {s["name"]: s for s in manifest}
-    out = []
     for path in sorted((HERE / "tools").glob("*.json")):
         server = entry[path.stem]
-        if (split is not None and server["split"] != split
-                or batch is not None and server.get("batch", 1) != batch):
-            continue
+        if (split is None or server["split"] == split) and (
+                batch is None or server.get("batch", 1) == batch):
+            yield server, path
+
+
+def rows(split: str | None = None, batch: int | None = None) -> list[dict[str, object]]:
+    """One row per captured server of ``split`` and ``batch`` (see :func:`captures`): name,
+    package, split, batch, tools, texts, fields flagged high, high findings, exit status, and
+    the high findings themselves. Each capture is read and scanned once."""
+    out = []
+    for server, path in captures(split, batch):
         row: dict[str, object] = {
             "server": server["name"], "package": f"{server['package']}@{server['version']}",
             "split": server["split"], "batch": server.get("batch", 1)}
@@ -59,7 +67,7 @@ def rows(split: str | None = None, batch: int | None = None) -> list[dict[str, o
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "heldout"), default="dev")
-    parser.add_argument("--batch", type=int, choices=(1, 2, 3, 4, 5, 6),
+    parser.add_argument("--batch", type=int, choices=(1, 2, 3, 4, 5, 6, 7),
                         help="only this batch of servers")
     parser.add_argument("--findings", action="store_true", help="list every high finding")
     args = parser.parse_args(argv)

@@ -7,8 +7,9 @@ The guard keeps instructions out of the description channel:
 
 - :func:`scan_toolset` runs the rules (:data:`GUARD_RULES`): eleven written by hand, TS101 to
   TS110 and TS112 (look-alike letters), and TS111, a logistic regression trained on the labelled
-  set, over every name, title, description, default and enum value, at any depth, and returns
-  :class:`Finding` objects
+  set and the captured servers' texts, over every name, title, description, default and enum
+  value, at any depth, and returns :class:`Finding` objects; a hand rule's medium finding is high
+  when TS111's probability for the text reaches the model's escalation threshold
   (:func:`findings_frame` for a DataFrame); :func:`guard` does it in one call from a file.
 - :func:`clean_toolset` returns a copy without the flagged sentences and hidden characters (or
   without any description), and a log of every change.
@@ -17,7 +18,7 @@ The guard keeps instructions out of the description channel:
 - :func:`plant_instruction` writes the study's attack into a toolset and :func:`calls_follow`
   tells whether a call obeyed it.
 - :func:`detector_scores` measures the rules on the labelled set in ``datasets/guard/``
-  (``train_detector.py`` there trains TS111 on its development splits);
+  (``train_detector.py`` there trains TS111 and chooses its escalation threshold);
   ``toolform.experiments.hijack_experiment`` measures, per format, how often a model follows a
   planted sentence, with and without the guard.
 

@@ -4,9 +4,12 @@ The phrasing rules (TS101-TS105, TS109) read instruction *forms*; blind batches 
 each revision showed them stuck near 82% recall, missing calm steering and phrasings no rule
 had seen (``datasets/guard/README.md``). TS111 adds a second reader that has no rule at all: a
 logistic regression over the words, word pairs and character 3- to 5-grams of a text, trained by
-``datasets/guard/train_detector.py`` on the labelled set's development splits against every
-other description, title, default and enum value of the real MCP catalogue, the BFCL function
-documents and the generated toolset. Its weights ship as ``datasets/guard/detector.json``.
+``datasets/guard/train_detector.py`` on the labelled set's and the blind files' injected texts
+against their benign ones and every description, title, default and enum value of the captured
+MCP servers (``datasets/mcp_servers``), the MCP reference catalogue, the BFCL function documents
+and the generated toolset, the real texts a hand rule reads medium weighing more (item 27 of the
+data card). Its weights, and the escalation thresholds of :mod:`toolform.guard._escalation`,
+ship as ``datasets/guard/detector.json``.
 
 The model is linear over feature counts, so a text's score is a sum of per-sentence terms, and
 a sentence's of per-word terms, each cached: catalogues repeat sentences and words, and a scan
@@ -107,15 +110,22 @@ class LearnedModel:
         Feature (as :func:`sentence_counts` spells it) to weight (log-odds per unit of the
         scaled feature). Weights too small to matter were dropped when the model was written.
     threshold : float
-        The probability (a proportion, 0 to 1) at or above which a text is flagged high.
+        The probability (a proportion, 0 to 1) at or above which TS111 reports a text (medium).
     trained_on : str
         What the model was trained on, in one line.
+    escalate_at : float or None
+        tau: the score (proportion) at or above which a hand rule's medium finding on the same
+        text becomes high (:mod:`toolform.guard._escalation`); ``None``: never.
+    alone_at : float or None
+        tau2: the probability at or above which TS111's own finding is high; ``None``: never.
     """
 
     bias: float
     weights: Mapping[str, float]
     threshold: float
     trained_on: str = ""
+    escalate_at: float | None = None
+    alone_at: float | None = None
     _terms: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False,
                                                  compare=False)
     _words: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False,
@@ -195,7 +205,8 @@ class LearnedModel:
     def to_dict(self) -> dict[str, object]:
         """The JSON form :func:`load_model` reads."""
         return {"toolform_guard_model": 1, "kind": "logistic-regression/sentence-ngrams",
-                "trained_on": self.trained_on, "threshold": self.threshold, "bias": self.bias,
+                "trained_on": self.trained_on, "threshold": self.threshold,
+                "escalate_at": self.escalate_at, "alone_at": self.alone_at, "bias": self.bias,
                 "weights": dict(sorted(self.weights.items()))}
 
 
@@ -223,8 +234,11 @@ def load_model(path: str | Path | None = None) -> LearnedModel:
         raise DatasetError(f"{source}: not JSON ({exc.msg}, line {exc.lineno})") from None
     try:
         weights = {str(k): float(v) for k, v in data["weights"].items()}
+        tau, tau2 = data.get("escalate_at"), data.get("alone_at")
         return LearnedModel(float(data["bias"]), weights, float(data["threshold"]),
-                            str(data.get("trained_on", "")))
+                            str(data.get("trained_on", "")),
+                            None if tau is None else float(tau),
+                            None if tau2 is None else float(tau2))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise DatasetError(f"{source}: not a guard model ({exc!r})") from None
 
@@ -283,6 +297,7 @@ def ts111(text: str, ctx: ScanContext) -> Iterator[Hit]:
     # trailing whitespace stays with the text, as the phrase rules' spans do
     while end > start and text[end - 1].isspace():
         end -= 1
-    # a learned signal alone is phrasing evidence: medium (see docs/guard.md)
+    # a learned signal alone is phrasing evidence: medium (see docs/guard.md); its score also
+    # makes a hand rule's medium finding high (toolform.guard._escalation)
     yield Hit(start, end, "medium", f"learned detector: p={p:.2f} for the text, {own:.2f} for "
                                   "this sentence")

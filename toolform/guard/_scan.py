@@ -23,6 +23,7 @@ from ..ir import Toolset, TypeIR
 from ._fields import FIELD_KINDS, EnumSelection, FieldText, iter_fields, value_text
 from ._concealment import INVISIBLE_CLASS, invisible_spans
 from ._confusables import latin_reading
+from ._escalation import escalate
 from ._learned import long_enough
 from ._names import shadowing
 from ._phrasing import NAME_TOKEN
@@ -377,6 +378,8 @@ def scan_text(text: str, kind: str = "tool.description", *, tool: str = "",
     ctx = ScanContext(tuple(tool_names), tool, kind)
     if ctx.known_names:
         pairs += _catalogue_hits(text, ctx, chosen)
+    if pairs and kind in _PROSE and any(r.id == "TS111" for r in chosen):
+        pairs = escalate(text, pairs)  # the severity policy (toolform.guard._escalation)
     return [_finding(r, h, f) for r, h in _order(pairs)]
 
 
@@ -414,6 +417,7 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
         for i, _j, severity, detail in shadowing(names, [t.description for t in toolset]):
             shadows.setdefault(i, []).append((severity, detail))
     ts110 = get_rule("TS110")
+    learned = any(r.id == "TS111" for r in chosen)  # escalation needs TS111's reading
     known = ScanContext(names).known_names  # worked out once, shared by every tool's context
     read_names = any(r.catalogue_matcher is not None for r in chosen) and bool(known)
     # A name can only occur in a text holding one of the separators the names use, unless
@@ -454,6 +458,8 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
                 if extra:
                     pairs = _order(pairs + extra)
         if pairs:
+            if learned and kind in _PROSE:
+                pairs = escalate(text, pairs)  # the severity policy (toolform.guard._escalation)
             findings.extend(_finding(r, h, f) for r, h in pairs)
         if kind == "tool.name":
             index += 1
