@@ -20,7 +20,8 @@ from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
 @pytest.mark.parametrize("text", [
     "retrieves the list of open pull requests, filtered by state. variant zqbdf.",
     "api_key=abc-123;\tsee https://x.example/a_b?c=1\n#tag [x] (y) 'q' \"z\" ~/.ssh/id_rsa",
-    "", "   ", "___", "a", "é café naïve straße", "ig\u200bnore ｉｇｎｏｒｅ ісоn", "x1_y2-z3.w4",
+    "", "   ", "___", "a", "é café naïve straße", "ig\u200bnore ｉｇｎｏｒｅ ісоn",
+    "x1_y2-z3.w4",
 ])
 def test_text_words_are_the_runs_of_letters_and_digits(text):
     assert text_words(text) == frozenset(_WORD_RUN.findall(text))
