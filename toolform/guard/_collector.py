@@ -4,7 +4,7 @@ A scan of a large toolset keeps tens of thousands of small cache entries (senten
 sets, per-sentence readings, TS111's terms) while the toolset itself holds some 150,000 objects
 for 10,000 tools. Every 700 new container objects start a collection, and every few dozen of
 those a full one walks every object the process holds: on the 10,000-tool benchmark that was
-about 11% of the scan's CPU time (0.13 s of 1.14 s), and the share grows with the caller's heap.
+about 11% of the scan's CPU time (0.13 s of 1.14 s), a share that grows with the caller's heap.
 A scan makes no reference cycles that outlive it (what it drops is freed by reference counting),
 so nothing is left for the collector to find when it runs again after the scan.
 """
@@ -22,10 +22,9 @@ def collector_paused() -> Iterator[None]:
     """Disable the cyclic garbage collector inside the block, and enable it again after (also
     on an error) when it was enabled before.
 
-    The switch is process-wide: another thread allocating meanwhile is not collected either
-    until the block ends. A caller that had disabled the collector itself finds it disabled
-    after the block; one that re-enables it from another thread during a scan has it
-    re-enabled (not disabled again) when the scan ends.
+    The switch is process-wide: objects another thread makes meanwhile wait for the end of
+    the block to be collected. A caller that had disabled the collector finds it still
+    disabled after the block.
     """
     if not gc.isenabled():
         yield
