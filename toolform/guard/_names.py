@@ -95,7 +95,9 @@ def _parts(name: str) -> tuple[str, ...]:
     """A name's words, lower-cased, look-alike letters mapped (``getUserV2`` gives get, user,
     v2)."""
     folded = name if name.isascii() else latin_reading(unicodedata.normalize("NFKC", name))
-    return tuple(map(str.lower, _NAME_PARTS.findall(_CAMEL.sub("_", folded))))
+    if not folded.islower():  # (no capital letter: no camelCase boundary to mark)
+        folded = _CAMEL.sub("_", folded)
+    return tuple(map(str.lower, _NAME_PARTS.findall(folded)))
 
 
 def _order_words(name: str, parts: tuple[str, ...]) -> tuple[str, ...]:
@@ -150,7 +152,7 @@ _NAMESPACE = re.compile(r"__|[./:]")
 def _prefixed_core(name: str, parts: tuple[str, ...]) -> tuple[tuple[str, ...], bool] | None:
     """The name without a namespace (``filesystem__``, ``github.``) or one leading word, and
     whether it was a namespace."""
-    tail = _NAMESPACE.split(name)[-1]
+    tail = _NAMESPACE.split(name)[-1] if _NAMESPACE.search(name) else name
     if tail != name and tail:
         return _parts(tail), True
     return (parts[1:], False) if len(parts) >= 3 else None
@@ -194,12 +196,12 @@ def brand_prefixes() -> dict[str, str]:
 
 
 def _borrowed_lead(parts: tuple[str, ...], by_parts: dict[tuple[str, ...], int],
-                   elsewhere: dict[str, int]) -> tuple[int, int] | None:
+                   holders: dict[str, int]) -> tuple[int, int] | None:
     """A name that is another tool's name under a prefix of one to three words that no other
     name of the catalogue uses (another server's or a brand's name put in front:
     ``google_maps_get_directions`` beside ``get_directions``, ``playwright_browser_navigate`` beside
     ``navigate``): (the earlier tool's index, how many words were put in front), or None;
-    ``elsewhere`` counts, for each word of the name, the other names holding it. One
+    ``holders`` counts, for each word, the names of the catalogue holding it. One
     word in front needs a name of three words or more behind it (``usergroups_users_list``
     beside ``users_list`` is a real BFCL pair; one brand word is :func:`brand_prefixes`'s);
     a verb or a feature word in front (:data:`_LEAD_VERBS`, :data:`_FEATURE_AFFIXES`) names
@@ -209,7 +211,7 @@ def _borrowed_lead(parts: tuple[str, ...], by_parts: dict[tuple[str, ...], int],
         if not core or core not in by_parts or (k == 1 and len(core) < 3):
             continue
         if any(w in _LEAD_VERBS or w in _FEATURE_AFFIXES or _VERSION.fullmatch(w)
-               or elsewhere.get(w, 0) > 0 for w in lead):
+               or holders.get(w, 0) > 1 for w in lead):  # another name holds it too
             return None
         return by_parts[core], k
     return None
@@ -276,25 +278,23 @@ def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
     near: dict[str, int] = {}
     by_parts: dict[tuple[str, ...], int] = {}  # a name's words -> the first name with them
     prefix_twins = _prefix_twins(names)
-    words_elsewhere: dict[str, int] = {}  # word -> how many names hold it
+    holders: dict[str, int] = {}  # word -> how many names hold it
     for name in names:
         for w in set(_parts(name)):
-            words_elsewhere[w] = words_elsewhere.get(w, 0) + 1
+            holders[w] = holders.get(w, 0) + 1
     for i, name in enumerate(names):
         key = _skeleton(name)
         if not key:
             continue
         parts = _parts(name)
-        # how many *other* names hold each of this name's words
-        own = {w: words_elsewhere.get(w, 0) - 1 for w in set(parts)}
-        borrowed = _borrowed_lead(parts, by_parts, own)
+        borrowed = _borrowed_lead(parts, by_parts, holders)
         claimed = _claim_with_qualifier(parts, by_parts)
         if len(parts) >= 4 and _NAME_ORDER.search(" ".join(_order_words(name, parts))):
             yield i, i, "high", "a tool name spelled as an instruction to the model"
             seen.setdefault(key, i)
             continue
         brand = parts[0] if len(parts) >= 2 and len(names) >= 2 else ""
-        if brand in brand_prefixes() and own.get(brand, 0) == 0:
+        if brand in brand_prefixes() and holders.get(brand, 1) == 1:  # this name alone
             # another server's product name put on a tool of a catalogue that uses it nowhere
             # else (brave_web_search among tavily-search, tavily-extract ...)
             yield i, i, "high", (f"carries {brand!r}, the prefix of the "

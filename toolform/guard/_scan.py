@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 from ..ir import Toolset, TypeIR
 from ._fields import FIELD_KINDS, EnumSelection, FieldText, iter_fields, value_text
+from ._collector import collector_paused
 from ._concealment import INVISIBLE_CLASS, invisible_spans
 from ._confusables import latin_reading
 from ._escalation import escalate
@@ -30,7 +31,7 @@ from ._phrasing import NAME_TOKEN
 from ._reading import GENERAL_WORDS, general_rules
 from ._rule import Hit, Matcher, Rule, ScanContext, severity_rank
 from ._rules import GUARD_RULES, get_rule
-from ._sentences import _WORD_RUN, TriggerTest, trigger_test, words_of
+from ._sentences import TriggerTest, text_words, trigger_test
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -263,6 +264,16 @@ _READS: dict[str, Callable[[str], bool]] = {
     "TS111": long_enough,
     "TS112": lambda text: not text.isascii(),
 }
+
+
+def _unwoken_value(text: str, lowered: str) -> bool:
+    """Whether :func:`_woken_values` would leave a value holding no rule's trigger unread:
+    no whitespace, no line break, no character outside ASCII and none of TS108's cue words
+    (``lowered`` is ``text`` lower-cased)."""
+    return (_NOT_QUIET.search(text) is None and "\n" not in text
+            and _TS108_CUES.search(lowered) is None)
+
+
 _LETTERS_ONLY = str.maketrans({chr(c): " " for c in range(128) if not chr(c).islower()})
 
 
@@ -278,17 +289,19 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
     plan = rules if isinstance(rules, Plan) else _plan(kind, rules)
     visible, back = _visible(text)
     lowered = visible.lower()
+    # not cached: a scan reads each distinct text of a kind once, and a cache entry per text
+    # would only keep garbage for the collector to walk
+    words = text_words(lowered)
     steps = plan.rules
     if use_triggers and back is None and _one_token(visible):
         # a value such as an enum member: most wake no rule at all, and an enum can hold a
-        # million of them, so the triggers are tested once for all the rules (and the words
-        # are not cached: such values rarely repeat)
+        # million of them, so the triggers are tested once for all the rules
         union = plan.union
-        words = frozenset(_WORD_RUN.findall(lowered))
         if union[0].isdisjoint(words) and (union[1] is None or union[1].search(lowered) is None):
-            steps = [(r, None) for r in plan.untriggered if r.id != "TS106"]
-    else:
-        words = words_of(lowered)
+            # an enum value the bulk screen would pass over is not read by TS108 either
+            skip_ts108 = kind == "param.enum" and _unwoken_value(visible, lowered)
+            steps = [(r, None) for r in plan.untriggered
+                     if r.id != "TS106" and not (skip_ts108 and r.id == "TS108")]
     ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
     out: list[tuple[Rule, Hit]] = []
     general: frozenset[str] | None = None
@@ -408,8 +421,14 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
     Notes
     -----
     Identical texts in fields of the same kind are read once per scan (catalogues repeat
-    parameter prose such as "Repository owner" many times).
+    parameter prose such as "Repository owner" many times). The cyclic garbage collector is
+    paused during the scan (see :mod:`toolform.guard._collector`).
     """
+    with collector_paused():
+        return _scan_toolset(toolset, rules)
+
+
+def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding]:
     chosen = tuple(get_rule(r) for r in rules) if rules is not None else GUARD_RULES
     names = tuple(toolset.names)
     shadows: dict[int, list[tuple[str, str]]] = {}
@@ -422,13 +441,16 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
     read_names = any(r.catalogue_matcher is not None for r in chosen) and bool(known)
     # A name can only occur in a text holding one of the separators the names use, unless
     # some name has none (camelCase, digits), in which case every text is tokenised.
-    separators = {ch for n in (known or ()) for ch in "_-." if ch in n}
+    separators = "".join(sorted({ch for n in (known or ()) for ch in "_-." if ch in n}))
+    has_separator = re.compile(f"[{re.escape(separators)}]").search if separators else None
     plain_names = any(not any(ch in n for ch in "_-.") for n in (known or ()))
     plans = {kind: _plan(kind, chosen) for kind, _ in FIELD_KINDS}
     # the values of a long enum that no rule can flag are screened in bulk and not listed
     select = _enum_screen(plans["param.enum"], known if read_names else _NO_NAMES)
-    # kind -> text -> its (rule, hit) pairs: each distinct text of a kind is read once
-    seen: dict[str, dict[str, list[tuple[Rule, Hit]]]] = {kind: {} for kind, _ in FIELD_KINDS}
+    # kind -> text -> its (rule, hit) pairs: each distinct text of a kind is read once (most
+    # have none: one shared empty tuple, not a list kept per text)
+    seen: dict[str, dict[str, Sequence[tuple[Rule, Hit]]]] = {kind: {} for kind, _ in
+                                                                FIELD_KINDS}
     named: dict[str, bool] = {}  # text -> mentions a recognisable tool name
     findings: list[Finding] = []
     index = -1
@@ -438,25 +460,25 @@ def scan_toolset(toolset: Toolset, *, rules: Sequence[str] | None = None) -> lis
         if kind == "param.name" and text.isascii():
             continue  # only TS106 reads parameter names, and hidden characters are not ASCII
         if kind == "tool.name" and text.isascii():
-            pairs = []  # TS106 and TS110 look for characters outside ASCII in a name
+            pairs = ()  # TS106 and TS110 look for characters outside ASCII in a name
         else:
             same_kind = seen[kind]
             pairs = same_kind.get(text)
             if pairs is None:
-                pairs = same_kind[text] = _text_hits(text, kind, plans[kind])
+                pairs = same_kind[text] = _text_hits(text, kind, plans[kind]) or ()
         if read_names and kind in _PROSE:
             mentions = named.get(text)
             if mentions is None:
                 probe = _visible(text)[0]
                 mentions = named[text] = bool(
-                    (plain_names or any(ch in probe for ch in separators))
+                    (plain_names or (has_separator is not None and has_separator(probe)))
                     and not known.isdisjoint(NAME_TOKEN.findall(probe)))
             if mentions:
                 if ctx.tool != tool or ctx.kind != kind:
                     ctx = ScanContext(names, tool, kind, known)
                 extra = _catalogue_hits(text, ctx, chosen)
                 if extra:
-                    pairs = _order(pairs + extra)
+                    pairs = _order([*pairs, *extra])
         if pairs:
             if learned and kind in _PROSE:
                 pairs = escalate(text, pairs)  # the severity policy (toolform.guard._escalation)

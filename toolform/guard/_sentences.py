@@ -20,22 +20,66 @@ from ._rule import ScanContext
 __all__ = ["TriggerTest", "sentence_spans", "trigger_test", "words_of"]
 
 _WORD_RUN = re.compile(r"[^\W_]+")
+# In ASCII text the runs of _WORD_RUN are the runs of letters and digits: every other byte
+# becomes a space and the text is split (three times faster than the regex).
+_ASCII_NOT_ALNUM = bytes(c if chr(c).isalnum() and c < 128 else 32 for c in range(256))
+
+
+def text_words(lowered: str) -> frozenset[str]:
+    """The runs of letters and digits of a lower-cased text (``api_key`` gives api, key);
+    :func:`words_of` caches it."""
+    if lowered.isascii():
+        return frozenset(lowered.encode("ascii").translate(_ASCII_NOT_ALNUM).decode("ascii")
+                         .split())
+    return frozenset(_WORD_RUN.findall(lowered))
 
 
 @functools.lru_cache(maxsize=65536)
 def words_of(lowered: str) -> frozenset[str]:
     """The runs of letters and digits of a lower-cased text (``api_key`` gives api, key)."""
-    return frozenset(_WORD_RUN.findall(lowered))
+    return text_words(lowered)
 
 
 TriggerTest = tuple[frozenset[str], "re.Pattern[str] | None"]
 
 
 def trigger_test(triggers: Sequence[str]) -> TriggerTest:
-    """Compile triggers (see :class:`Rule`) into whole words and one regex of the substrings."""
+    """Compile triggers (see :class:`Rule`) into whole words and one regex of the substrings
+    (:func:`literal_pattern`: it is only searched, to know whether one occurs)."""
     subs = [t.rstrip("*") for t in triggers if not t.isalnum()]
     return (frozenset(t for t in triggers if t.isalnum()),
-            re.compile("|".join(re.escape(t) for t in subs)) if subs else None)
+            re.compile(literal_pattern(subs)) if subs else None)
+
+
+def literal_pattern(literals: Sequence[str]) -> str:
+    """A regex matching exactly the (non-empty) strings of ``literals``, factored by common
+    prefixes (``\\.(?:aws|env|ssh/)``) with one-character strings in one class (``[#%0-9<]``).
+
+    The regex engine tries the alternatives of a flat alternation one by one at every
+    position; factored, one character decides at each position, which makes the search for
+    any of twenty literals about twice as fast. It finds a literal wherever the flat
+    alternation does, but where two literals start at the same place it may match another
+    one of them: use it to know whether (and in which field of a joined text) one occurs.
+    """
+    tree: dict[str, dict] = {}
+    for literal in literals:
+        node = tree
+        for ch in literal:
+            node = node.setdefault(ch, {})
+        node[""] = {}  # a literal ends here
+
+    def alternatives(node: dict[str, dict]) -> str:
+        ends = [re.escape(ch) for ch in sorted(node) if ch and node[ch].keys() == {""}]
+        parts = [re.escape(ch) + alternatives(node[ch])
+                 for ch in sorted(node) if ch and node[ch].keys() != {""}]
+        if ends:
+            parts.insert(0, ends[0] if len(ends) == 1 else f"[{''.join(ends)}]")
+        body = "|".join(parts)
+        if "" in node:  # a literal ends here and longer ones go on: the rest is optional
+            return f"(?:{body})?"
+        return f"(?:{body})" if len(parts) > 1 else body
+
+    return alternatives(tree)
 
 
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|no|ca|resp)\.\Z", re.IGNORECASE)

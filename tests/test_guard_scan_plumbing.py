@@ -1,0 +1,100 @@
+"""The guard scan's plumbing that only makes it faster: each piece gives what the slower
+form it replaced gave (the word sets of a text, the search for trigger substrings, the
+collector paused around a scan, the enum values TS108 is not asked to read)."""
+
+from __future__ import annotations
+
+import gc
+import random
+import re
+
+import pytest
+
+from toolform.guard import GUARD_RULES, scan_toolset
+from toolform.guard._collector import collector_paused
+from toolform.guard._scan import _plan, _text_hits
+from toolform.guard._sentences import _WORD_RUN, literal_pattern, text_words
+from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
+
+
+@pytest.mark.parametrize("text", [
+    "retrieves the list of open pull requests, filtered by state. variant zqbdf.",
+    "api_key=abc-123;\tsee https://x.example/a_b?c=1\n#tag [x] (y) 'q' \"z\" ~/.ssh/id_rsa",
+    "", "   ", "___", "a", "é café naïve straße", "ig\u200bnore ｉｇｎｏｒｅ ісоn",
+    "x1_y2-z3.w4",
+])
+def test_text_words_are_the_runs_of_letters_and_digits(text):
+    assert text_words(text) == frozenset(_WORD_RUN.findall(text))
+
+
+def test_text_words_agree_with_the_regex_on_every_ascii_character():
+    chars = "".join(chr(c) for c in range(128))
+    text = " ".join(chars[i:i + 7] for i in range(0, 128, 3)).lower()
+    assert text_words(text) == frozenset(_WORD_RUN.findall(text))
+
+
+def test_literal_pattern_factors_prefixes_and_gathers_single_characters():
+    assert literal_pattern(["#", "%", "0", "<", "["]) == r"[\#%0<\[]"
+    assert literal_pattern([".ssh/", ".env", "auth"]) == r"(?:\.(?:env|ssh/)|auth)"
+    assert literal_pattern(["pass", "passw", "passphrase"]) == "pass(?:w|phrase)?"
+
+
+def test_literal_pattern_finds_a_literal_wherever_the_flat_alternation_does():
+    rng = random.Random(7)
+    literal_sets = [[t.rstrip("*") for t in r.triggers if not t.isalnum()] for r in GUARD_RULES]
+    literal_sets = [s for s in literal_sets if s] + [["ab", "abc", "a", "-", "]", "^", "a.i."]]
+    assert len(literal_sets) >= 5
+    alphabet = "ab.-_/:~<[#%0123456789 xyzc'\"`@e^]"
+    for literals in literal_sets:
+        flat = re.compile("|".join(re.escape(t) for t in literals))
+        factored = re.compile(literal_pattern(literals))
+        for _ in range(2000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+            if rng.random() < 0.5:
+                text += rng.choice(literals) + text[::-1]
+            assert (flat.search(text) is None) == (factored.search(text) is None), (literals,
+                                                                                    text)
+
+
+def test_the_collector_is_paused_inside_and_restored_after_even_on_an_error():
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(ZeroDivisionError), collector_paused():
+        1 / 0
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the caller's choice is kept
+    finally:
+        gc.enable()
+
+
+def test_a_scan_leaves_the_collector_enabled():
+    scan_toolset(Toolset((ToolIR("t", "Reads a file."),)))
+    assert gc.isenabled()
+
+
+ENUM_VALUES = ["value_1", "fast", "Q0001-x", "zqbdf", "pickme", "useit", "35=>me", "eachTime",
+               "YOUR", "dont_tell_the_user", "use_this_value_for_every_merge", "a\tb",
+               "fast\u200bmode", "sеnd_email", "x\ny", "{{api_key}}", "<!--x-->", "#general"]
+
+
+@pytest.mark.parametrize("value", ENUM_VALUES)
+def test_an_enum_value_the_bulk_screen_passes_over_is_flagged_by_no_matcher(value):
+    """TS108 is not run on such a value (as the bulk screen of a long enum does not read it):
+    running every matcher on it finds exactly the same."""
+    plan = _plan("param.enum", GUARD_RULES)
+    assert _text_hits(value, "param.enum", plan) == _text_hits(value, "param.enum", plan,
+                                                               use_triggers=False)
+
+
+def test_short_enum_values_cued_for_ts108_are_still_read():
+    values = ("fast", "full", "pickme", "use_this_value_for_every_merge", "zqbdf")
+    found = scan_toolset(Toolset((ToolIR("t", params=(
+        ParamIR("mode", TypeIR("enum", values=values)),)),)))
+    assert {f.path for f in found if f.rule == "TS108"} == {
+        "tools[0].params.mode.enum[2]", "tools[0].params.mode.enum[3]"}
