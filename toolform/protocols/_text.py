@@ -136,6 +136,10 @@ class KeptText:
         """A ``(start, end)`` span of the cleaned text in original offsets (the end is mapped
         as the position after the span's last character)."""
         start, end = span
+        if len(self.starts) == 1:  # one piece (nothing removed, or only a leading part)
+            shift = self.origins[0] - self.starts[0]
+            return (start + shift, start + shift) if end <= start else \
+                (start + shift, end + shift)
         if end <= start:
             return self.origin(start), self.origin(start)
         return self.origin(start), self.origin(end - 1) + 1
