@@ -18,14 +18,14 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from ..errors import ParseError
 from ._brackets import value_end
 from ._limits import MAX_CANDIDATES, MAX_TAGS
 
-__all__ = ["Fence", "KeptText", "LinePattern", "code_fences", "contains", "fences", "lowered", "strip_think",
-           "think_spans"]
+__all__ = ["Fence", "KeptText", "LinePattern", "code_fences", "contains", "fences", "lowered",
+           "may_hold", "strip_think", "think_spans"]
 
 
 #: Texts shorter than this are searched directly: a substring search of one costs at most
@@ -52,6 +52,18 @@ def _contains_long(text: str, needle: str) -> bool:
 def lowered(text: str) -> str:
     """``text.lower()``, memoised: many parsers of a reply look for a marker in any case."""
     return text.lower()
+
+
+def may_hold(text: str, words: Sequence[str]) -> bool:
+    """Whether ``text`` may hold a match of a case-insensitive pattern every match of which
+    holds one of ``words`` (lower case): a search for the words costs far less than such a
+    pattern when it starts with ``\\b`` (``re`` then tries it at every position). Text
+    outside ASCII is always searched (case-insensitive matching there goes beyond
+    ``str.lower``: ``ſ`` matches ``s``)."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    return any(w in low for w in words)
 
 
 class LinePattern:
