@@ -10,6 +10,7 @@ import pytest
 from toolform.errors import GradingError, SchemaValidatorError
 from toolform.grading import (RULES, ArgumentProblem, Verdict, call_schema_valid, grade,
                               grade_all, schema_check, validate_arguments)
+from toolform.grading._grade import _validator
 from toolform.ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
 from toolform.protocols import parse_reply
 
@@ -380,6 +381,20 @@ def test_validate_arguments_says_where_and_what_in_words():
         "code: expected text matching the pattern '^[A-Z]{3}$', got the string 'abcd'"]
     assert str(ArgumentProblem((), "type", "expected object, got an array")) == \
         "(arguments): expected object, got an array"
+
+
+def test_tools_with_the_same_schema_share_one_validator():
+    # BFCL's requests bring a new tool object for the same function: compiled once per schema
+    def tool(default):
+        return ToolIR("count", params=(ParamIR("n", TypeIR("integer"), required=False,
+                                               default=default),))
+
+    first, again, as_bool = tool(1), tool(1), tool(True)
+    assert first is not again and first.input_schema() == as_bool.input_schema()  # 1 == True
+    assert _validator(first) is _validator(again)
+    assert _validator(as_bool) is not _validator(first)  # a schema's types are kept apart
+    assert validate_arguments(again, {"n": "2"})[0].message == \
+        "expected integer, got the string '2'"
 
 
 def test_a_validator_that_cannot_run_is_unknown_never_false():

@@ -22,7 +22,7 @@ from toolform.protocols import get_protocol, parse_reply, protocol_ids
 from toolform.protocols._limits import MAX_DEPTH
 from toolform.protocols._loose_json import loads_loose
 from toolform.protocols._names import resolve_name
-from toolform.protocols._python import _MAY_WARN
+from toolform.protocols._python import _may_warn
 from toolform.protocols._renest import renest
 from toolform.protocols._text import strip_think
 from toolform.protocols._values import coerce_text
@@ -340,7 +340,7 @@ def test_nearest_name_is_difflibs_nearest(names, name):
                                  "f'{x}'", ",", "2.", "."]), max_size=10).map("".join))
 def test_python_sources_read_without_catching_warnings_do_not_warn(source):
     # py_parse_source catches warnings only where Python's parser can warn
-    if _MAY_WARN.search(source) is not None:
+    if _may_warn(source):
         return
     with warnings.catch_warnings():
         warnings.simplefilter("error")

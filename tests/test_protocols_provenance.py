@@ -84,6 +84,12 @@ def test_an_example_is_not_a_call_unless_the_caller_says_so():
     ("I won't run {\"name\": \"get_time\", \"arguments\": {}} without asking.", "won't"),
     ("{\"name\": \"get_time\", \"arguments\": {}}\nThis is just an example.",
      "This is just an example"),
+    # any case, and outside ASCII, where re's case folding reads "ſ" as "s"
+    ("E.G. {\"name\": \"get_time\", \"arguments\": {}}", "E.G."),
+    ("I CANNOT run {\"name\": \"get_time\", \"arguments\": {}}.", "CANNOT"),
+    ("A ſample: {\"name\": \"get_time\", \"arguments\": {}}", "ſample"),
+    ("{\"name\": \"get_time\", \"arguments\": {}}\nIt is just an illuſtration, not run.",
+     "It is just an illuſtration"),
 ])
 def test_each_cue_of_the_rule(reply, cue):
     parsed = parse_reply(reply, TOOLS, "json_object")

@@ -251,7 +251,8 @@ class TypeIR:
 
     def enum_base(self) -> str:
         """The scalar kind of an enum's values (``string``, ``integer``, ``number``, ``boolean``)."""
-        kinds = {_scalar_kind(v) for v in self.values}
+        # the kinds of the values' distinct types (an enum holds few): one call per type
+        kinds = {_scalar_kind(v) for v in {type(v): v for v in self.values}.values()}
         if kinds <= {"integer"}:
             return "integer"
         if kinds <= {"integer", "number"}:
@@ -362,7 +363,7 @@ class _SchemaWriter:
         if p.title:
             out = {"title": p.title, **out}
         if p.description:
-            out = {**out, "description": p.description}
+            out["description"] = p.description  # ``type`` gives a fresh dict, never one
         if p.has_default:
             out["default"] = p.default
         return out
@@ -434,10 +435,14 @@ class _SchemaWriter:
                 out["type"] = [out["type"], "null"]
             else:
                 out = {"anyOf": [out, {"type": "null"}]} if out else out
-        for name, key in _SCHEMA_KEYWORDS:
-            value = getattr(t, name)
-            if value is not None:
-                out[key] = value
+        if not (t.minimum is None and t.maximum is None and t.exclusive_minimum is None
+                and t.exclusive_maximum is None and t.min_length is None
+                and t.max_length is None and t.min_items is None and t.max_items is None
+                and t.pattern is None and t.format is None):  # most types hold no constraint
+            for name, key in _SCHEMA_KEYWORDS:
+                value = getattr(t, name)
+                if value is not None:
+                    out[key] = value
         return out
 
 

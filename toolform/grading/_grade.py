@@ -78,18 +78,19 @@ def _show(value: Any) -> str:
 # -- values --------------------------------------------------------------------------------------
 def _same(value: Any, gold: Any, t: TypeIR | None) -> bool:
     """Whether ``value`` matches one gold value of type ``t`` (points 3, 4 and 9)."""
-    if t is not None and t.kind == "union":
+    kind = t.kind if t is not None else None
+    if kind == "union":
         return any(_same(value, gold, o) for o in t.options) or _same(value, gold, None)
+    if isinstance(gold, str):  # most gold values, first (a string is never a boolean)
+        if not isinstance(value, str):
+            return False
+        return value.casefold() == gold.casefold() if kind == "enum" else value == gold
     if isinstance(gold, bool) or isinstance(value, bool):
         return isinstance(gold, bool) and isinstance(value, bool) and gold == value
     if isinstance(gold, (int, float)):
-        return isinstance(value, (int, float)) and _numbers_close(value, gold)
-    if isinstance(gold, str):
-        if not isinstance(value, str):
-            return False
-        if t is not None and t.kind == "enum":
-            return value.casefold() == gold.casefold()
-        return value == gold
+        return isinstance(value, (int, float)) and (
+            value == gold if type(value) is int and type(gold) is int
+            else _numbers_close(value, gold))
     if gold is None:
         return value is None
     if isinstance(gold, list):
@@ -99,7 +100,8 @@ def _same(value: Any, gold: Any, t: TypeIR | None) -> bool:
     if isinstance(gold, dict):
         fields = t.fields if t is not None and t.kind == "object" else ()
         return isinstance(value, dict) and _mismatch(
-            value, {k: (g,) for k, g in gold.items()}, (), fields, "", closed=bool(fields)
+            value, {k: (g,) for k, g in gold.items()}, (), _by_name(fields), "",
+            closed=bool(fields)
         ) is None
     return bool(value == gold)
 
@@ -127,11 +129,16 @@ def _one_of(value: Any, golds: Sequence[Any], t: TypeIR | None) -> bool:
     return False
 
 
+def _by_name(params: Sequence[ParamIR]) -> dict[str, ParamIR]:
+    """Parameters by name (with a name declared twice, the last one)."""
+    return {p.name: p for p in params}
+
+
 def _mismatch(arguments: Mapping[str, Any], accepted: Mapping[str, Sequence[Any]],
-              may_omit: Sequence[str], params: Sequence[ParamIR], path: str, *, closed: bool
-              ) -> str | None:
-    """The first way ``arguments`` fail the gold values (points 5 and 6), or None."""
-    by_name = {p.name: p for p in params}
+              may_omit: Sequence[str], by_name: Mapping[str, ParamIR], path: str, *,
+              closed: bool) -> str | None:
+    """The first way ``arguments`` fail the gold values (points 5 and 6), or None;
+    ``by_name``: the parameters declared at this level (:func:`_by_name`)."""
     for key, values in accepted.items():
         param = by_name.get(key)
         t = param.type if param is not None else None
@@ -166,16 +173,19 @@ def _mismatch(arguments: Mapping[str, Any], accepted: Mapping[str, Sequence[Any]
 def _gold_calls(gold: Any, toolset: Toolset) -> list[GoldCall]:
     if isinstance(gold, (GoldCall, ToolCall)):
         gold = [gold]
-    if isinstance(gold, (str, bytes, Mapping)) or not isinstance(gold, Sequence):
+    # a list or tuple, as almost every caller passes, needs no abstract-class check
+    if type(gold) is not list and type(gold) is not tuple and (
+            isinstance(gold, (str, bytes, Mapping)) or not isinstance(gold, Sequence)):
         raise GradingError(f"gold must be a sequence of GoldCall or ToolCall, got "
                            f"{type(gold).__name__}")
     out = []
     for i, g in enumerate(gold):
-        if isinstance(g, ToolCall):
-            g = GoldCall.from_call(g)
-        if not isinstance(g, GoldCall):
-            raise GradingError(f"gold[{i}] is a {type(g).__name__}, expected GoldCall or "
-                               "ToolCall")
+        if type(g) is not GoldCall:
+            if isinstance(g, ToolCall):
+                g = GoldCall.from_call(g)
+            if not isinstance(g, GoldCall):
+                raise GradingError(f"gold[{i}] is a {type(g).__name__}, expected GoldCall or "
+                                   "ToolCall")
         tool = toolset.get(g.name)
         if tool is None:
             raise GradingError(f"gold[{i}] calls {g.name!r}, which is not in the toolset")
@@ -183,7 +193,7 @@ def _gold_calls(gold: Any, toolset: Toolset) -> list[GoldCall]:
             if tool.param(key) is None:
                 raise GradingError(f"gold[{i}] ({g.name}) expects argument {key!r}, which "
                                    "the tool's schema does not declare")
-            if not isinstance(values, (tuple, list)):
+            if type(values) is not tuple and not isinstance(values, (tuple, list)):
                 raise GradingError(f"gold[{i}] ({g.name}) argument {key!r}: accepted values "
                                    f"must be a tuple, got {type(values).__name__}")
             if not values and key not in g.may_omit:
@@ -195,11 +205,31 @@ def _gold_calls(gold: Any, toolset: Toolset) -> list[GoldCall]:
 
 # -- schema validity ------------------------------------------------------------------------------
 def _build_validator(tool: ToolIR) -> jsonschema_rs.Validator | str:
-    """The validator of the schema calls to ``tool`` are checked against, or why there is none."""
+    """The validator of the schema calls to ``tool`` are checked against, or why there is none.
+
+    Tools of different requests often share a schema (BFCL repeats its functions): a
+    validator is compiled once per schema text, keyed by ``repr`` (which tells ``True`` from
+    ``1`` and ``1.0``, as ``==`` on a schema would not).
+    """
     try:
-        return jsonschema_rs.Draft202012Validator(tool.input_schema())
+        schema = tool.input_schema()
+        key = repr(schema)
     except Exception as exc:  # whatever stops the build is reported, never graded
         return _first_line(exc)
+    with _VALIDATORS_LOCK:
+        found = _BY_SCHEMA.get(key)
+        if found is not None:
+            _BY_SCHEMA.move_to_end(key)
+            return found
+    try:
+        found = jsonschema_rs.Draft202012Validator(schema)
+    except Exception as exc:  # whatever stops the build is reported, never graded
+        found = _first_line(exc)
+    with _VALIDATORS_LOCK:
+        _BY_SCHEMA[key] = found
+        while len(_BY_SCHEMA) > _VALIDATORS_KEPT:
+            _BY_SCHEMA.popitem(last=False)
+    return found
 
 
 def _first_line(exc: BaseException) -> str:
@@ -209,8 +239,10 @@ def _first_line(exc: BaseException) -> str:
 
 
 _VALIDATORS: OrderedDict[int, tuple[ToolIR, jsonschema_rs.Validator | str]] = OrderedDict()
+#: Validators (or why none could be built) by schema text, for :func:`_build_validator`.
+_BY_SCHEMA: OrderedDict[str, jsonschema_rs.Validator | str] = OrderedDict()
 _VALIDATORS_LOCK = threading.Lock()
-_VALIDATORS_KEPT = 4096
+_VALIDATORS_KEPT = 4096  # entries of each of the two caches
 
 
 def _validator(tool: ToolIR) -> jsonschema_rs.Validator:
@@ -428,10 +460,12 @@ def _call_check(call: ToolCall, toolset: Toolset) -> tuple[bool | None, str]:
         problems = validate_arguments(tool, call.arguments)
     except SchemaValidatorError as exc:
         return None, str(exc)
+    if not problems:
+        return True, ""
     shown = [f"{call.name}: {p}" for p in problems[:_MAX_PROBLEMS]]
     if len(problems) > _MAX_PROBLEMS:
         shown.append(f"{call.name}: {len(problems) - _MAX_PROBLEMS} more problems")
-    return not problems, "; ".join(shown)
+    return False, "; ".join(shown)
 
 
 def call_schema_valid(call: ToolCall, toolset: Toolset) -> bool | None:
@@ -507,6 +541,8 @@ def unmatched_gold(edges: Sequence[Sequence[int]]) -> int | None:
         The first gold call left without a distinct reply call, or None when every gold call
         gets one.
     """
+    if len(edges) == 1:  # one gold call (most requests): matched by any reply call
+        return None if len(edges[0]) else 0
     owner: dict[int, int] = {}
     lists = [list(e) for e in edges]
     for i in range(len(lists)):
@@ -570,9 +606,9 @@ def _grade_calls(calls: Sequence[ToolCall], golds: Sequence[GoldCall],
         return verdict(f"wrong tool: expected {_names(golds)}, got {_names(calls)}")
     reasons: list[list[str | None]] = []
     for g in golds:
-        params = toolset[g.name].params
+        by_name = _by_name(toolset[g.name].params)
         reasons.append([
-            _mismatch(c.arguments, g.accepted, g.may_omit, params, "", closed=True)
+            _mismatch(c.arguments, g.accepted, g.may_omit, by_name, "", closed=True)
             if c.name == g.name else "wrong tool" for c in calls])
     i = unmatched_gold([[j for j, r in enumerate(row) if r is None] for row in reasons])
     if i is not None:

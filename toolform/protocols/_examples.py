@@ -26,7 +26,7 @@ import re
 from typing import Sequence
 
 from ..errors import ParseError
-from ._text import contains, fences
+from ._text import contains, fences, may_hold
 
 __all__ = ["EXAMPLE_CUES", "LOOK_AHEAD", "LOOK_BACK", "REFUSAL_CUES", "example_flags"]
 
@@ -53,18 +53,22 @@ _DISCLAIMER = re.compile(
     r"(?:example|illustration|sample|demonstration)\b|\bfor illustration\b"
     r"|\bhypothetical\w*|\bnot (?:a real|an actual) (?:call|request)\b", re.I)
 # a sentence ends at . ! ? before white space (not in "e.g." or "i.e.") or at a blank line
-# (every match holds one of . ! ? or a line break: :func:`_may_break`)
-_BREAK = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s)|\n[ \t]*\n")
+# (written from its first character, so ``re`` skips to the candidates; the lookbehinds
+# read back over the character matched: ``e.g.`` ends no sentence)
+_BREAK = re.compile(r"[.!?\n](?:(?<=[.!?])(?<!\be\.g.)(?<!\bi\.e.)(?<!\betc.)(?<!\bvs.)(?=\s)"
+                    r"|(?<=\n)[ \t]*\n)")
 _CLAUSE = re.compile(r"[,;:]|\b(?:but|so|then|and|instead)\b", re.I)
 _FENCE_LINE_END = re.compile(r"(?:^|\n)[ \t]*(?:`{3,}|~{3,})[^\n]*\s*$")
 _OPENERS = " \t\r\n`'\"“‘>*"
 _CLOSERS = " \t\r\n`'\"”’*"
 
 
-def _may_break(window: str) -> bool:
-    """Whether ``window`` holds a character every :data:`_BREAK` match holds (its lookbehinds
-    make ``re`` try it at every position: a plain search for the characters is cheaper)."""
-    return "." in window or "\n" in window or "!" in window or "?" in window
+#: Lower-case words one of which every match of each cue pattern holds (in ASCII text).
+_EXAMPLE_WORDS = ("example", "instance", "g.", "sample", "such as", "something like",
+                  "look like", "illustrat", "hypothetical")
+_REFUSAL_WORDS = ("can", "n't", "not", "unable", "refuse", "decline")
+_DISCLAIMER_WORDS = ("not", "n't", "example", "illustration", "sample", "demonstration",
+                     "hypothetical")
 
 
 def _lead_in(text: str, start: int, floor: int) -> str:
@@ -75,9 +79,8 @@ def _lead_in(text: str, start: int, floor: int) -> str:
     if fence is not None:
         window = window[:fence.start()].rstrip(_OPENERS)
     cut = 0
-    if _may_break(window):
-        for m in _BREAK.finditer(window, 0, max(len(window) - 1, 0)):
-            cut = m.end()
+    for m in _BREAK.finditer(window, 0, max(len(window) - 1, 0)):
+        cut = m.end()
     return window[cut:]
 
 
@@ -88,7 +91,7 @@ def _after(text: str, end: int, ceiling: int) -> str:
     if window.startswith(("```", "~~~")):
         newline = window.find("\n")
         window = "" if newline < 0 else window[newline:].lstrip(_CLOSERS)
-    m = _BREAK.search(window) if _may_break(window) else None
+    m = _BREAK.search(window)
     return window[:m.end()] if m is not None else window
 
 
@@ -129,12 +132,15 @@ def example_flags(text: str, spans: Sequence[tuple[int, int]]) -> list[str | Non
         ceiling = starts[j] if j < len(starts) else len(text)
         # nothing before the call (or after it) holds no cue: no pattern need look
         lead = _lead_in(text, back_from, floor) if back_from > floor else ""
-        cue = EXAMPLE_CUES.search(lead) if lead else None
-        if cue is None and lead:
+        cue = EXAMPLE_CUES.search(lead) if lead and may_hold(lead, _EXAMPLE_WORDS) else None
+        # the last clause is part of the lead-in: without a refusal word in the lead-in,
+        # none is in the clause
+        if cue is None and lead and may_hold(lead, _REFUSAL_WORDS):
             clauses = [c for c in _CLAUSE.split(lead) if c.strip()]
             cue = REFUSAL_CUES.search(clauses[-1]) if clauses else None
         if cue is None and ahead_from < ceiling:
-            cue = _DISCLAIMER.search(_after(text, ahead_from, ceiling))
+            after = _after(text, ahead_from, ceiling)
+            cue = _DISCLAIMER.search(after) if may_hold(after, _DISCLAIMER_WORDS) else None
         if cue is not None:
             out[i] = cue.group()
     return out

@@ -27,13 +27,19 @@ def _sep_key(name: str) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _name_keys(names: tuple[str, ...]) -> tuple[int, tuple[str, ...], tuple[str, ...],
-                                                tuple[Counter[str], ...]]:
+def _name_keys(names: tuple[str, ...]) -> tuple[int, dict[str, list[str]], dict[str, list[str]],
+                                                tuple[tuple[str, int, Counter[str]], ...]]:
     """Per toolset's names, what :func:`resolve_name` compares a name with: the longest
-    name's length, each name case-folded, its separator key and its character counts
-    (memoised: parsers resolve many words against the same few names)."""
-    return (max(map(len, names), default=0), tuple(n.casefold() for n in names),
-            tuple(_sep_key(n) for n in names), tuple(Counter(n) for n in names))
+    name's length, the names by case-folded form and by separator key (each list in toolset
+    order), and each name with its length and character counts (memoised: parsers resolve
+    many words against the same few names). Shared: read them, never change them."""
+    by_folded: dict[str, list[str]] = {}
+    by_key: dict[str, list[str]] = {}
+    for n in names:
+        by_folded.setdefault(n.casefold(), []).append(n)
+        by_key.setdefault(_sep_key(n), []).append(n)
+    return (max(map(len, names), default=0), by_folded, by_key,
+            tuple((n, len(n), Counter(n)) for n in names))
 
 
 def resolve_name(name: str, toolset: Toolset, *, nearest: bool = True
@@ -75,7 +81,7 @@ _REMEMBERED_CHARS = 256
 def _resolve(name: str, names: tuple[str, ...], nearest: bool) -> tuple[str, str | None]:
     """:func:`resolve_name` past its exact step: a function of the name and the tool names
     alone (``name in toolset`` is ``name in names``), so it can be remembered."""
-    longest, folded_names, sep_keys, char_counts = _name_keys(names)
+    longest, by_folded, by_key, entries = _name_keys(names)
     # case folding makes a name at most three times longer, so a name with more characters
     # than three times the longest tool's, separators aside, fits no step (the nearest one
     # needs lengths within a factor of 1.35); a long word is refused without a pass over it
@@ -83,27 +89,30 @@ def _resolve(name: str, names: tuple[str, ...], nearest: bool) -> tuple[str, str
     if len(name) > bound and next(itertools.islice(_NOT_SEPARATOR.finditer(name), bound, None),
                                   None) is not None:
         return name, None
-    folded_name = name.casefold()
-    folded = [n for n, f in zip(names, folded_names) if f == folded_name]
+    folded = by_folded.get(name.casefold(), ())
     if len(folded) == 1:
         return folded[0], "case"
-    key = _sep_key(name)
-    loose = [n for n, k in zip(names, sep_keys) if k == key]
+    loose = by_key.get(_sep_key(name), ())
     if len(loose) == 1:
         return loose[0], "separator"
     if nearest and names:
         best, best_ratio = None, NAME_RATIO
-        name_counts = Counter(name)
-        for n, n_counts in zip(names, char_counts):
+        size = len(name)
+        name_counts: Counter[str] | None = None  # counted once a name passes the length bound
+        for n, n_size, n_counts in entries:
             # a ratio is at most 2 * min(lengths) / (sum of lengths)
-            if 2 * min(len(n), len(name)) < NAME_RATIO * (len(n) + len(name)):
+            shorter, length = (n_size if n_size < size else size), n_size + size
+            if 2 * shorter < NAME_RATIO * length or 2.0 * shorter / length < best_ratio:
                 continue
-            # difflib's real_quick_ratio and quick_ratio bounds, computed without building a
-            # SequenceMatcher (most names fail them; building one costs more than both)
-            length = len(n) + len(name)
-            common = sum(min(c, n_counts.get(ch, 0)) for ch, c in name_counts.items())
-            if 2.0 * min(len(n), len(name)) / length < best_ratio \
-                    or 2.0 * common / length < best_ratio:
+            # difflib's quick_ratio bound, computed without building a SequenceMatcher (most
+            # names fail it; building one costs more than the bound)
+            if name_counts is None:
+                name_counts = Counter(name)
+            get, common = n_counts.get, 0
+            for ch, c in name_counts.items():
+                have = get(ch, 0)
+                common += c if c < have else have
+            if 2.0 * common / length < best_ratio:
                 continue
             r = difflib.SequenceMatcher(None, name, n, autojunk=False).ratio()
             if r > best_ratio or (best is None and r >= best_ratio):

@@ -332,8 +332,8 @@ def _checked(found: Any, label: str, issues: list[str], protocol_id: str | None 
     for call in found if isinstance(found, list) else []:
         if isinstance(call, ToolCall):  # a parser of the older API, without spans
             call = ParsedCall(call.name, call.arguments)
-        if isinstance(call, ParsedCall) and isinstance(call.name, str) and isinstance(
-                call.arguments, Mapping):
+        if isinstance(call, ParsedCall) and isinstance(call.name, str) and (
+                type(call.arguments) is dict or isinstance(call.arguments, Mapping)):
             try:
                 arguments = _json_copy(call.arguments)
             except ValueError as exc:

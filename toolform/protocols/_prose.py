@@ -37,7 +37,7 @@ from ._limits import MAX_CANDIDATES, Budget, check_calls
 from ._loose_json import json_at, json_text
 from ._names import find_tool
 from ._registry import Protocol, register_protocol
-from ._text import lowered
+from ._text import lowered, may_hold
 from ._values import typed_text
 
 __all__ = ["NlIntent", "intent_calls"]
@@ -59,6 +59,8 @@ _INTENT_STEMS = tuple(re.compile(p) for p in (r"us(?:e|es|ing)\s", r"call(?:s|in
 _INTENT_NEGATION = re.compile(r"\b(?:not|never|cannot|can't|can’t|won't|won’t|don't|don’t|"
                               r"doesn't|doesn’t|no need to|without|instead of)\b[^.!?\n,;]*$",
                               re.I)
+#: Lower-case words one of which every :data:`_INTENT_NEGATION` match holds (in ASCII text).
+_NEGATION_WORDS = ("not", "never", "n't", "no need", "without", "instead")
 # a new line may carry the next argument, after an optional bullet ("- ", "* ", "2. ")
 _INTENT_BULLET = r"(?:\r?\n[ \t]*(?:[-*•]|[0-9]+[.)])?[ \t]*)?"
 _INTENT_CLAUSE = re.compile(r"[ \t]*,?[ \t]*(?:(?:with|using|passing|setting|where)\b"
@@ -275,7 +277,7 @@ class _IntentReader:
             before = text[max(0, m.start() - 40):m.start()]
             code = text[m.end():m.end() + 40].lstrip().startswith("(")
             self.intents.step()  # an intent that is no call costs its reading too
-            if code or _INTENT_NEGATION.search(before):
+            if code or (may_hold(before, _NEGATION_WORDS) and _INTENT_NEGATION.search(before)):
                 continue
             frame = self.frame(name)
             clause = _INTENT_CLAUSE.match(text, pos)

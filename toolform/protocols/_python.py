@@ -142,9 +142,17 @@ def py_read_call(node: ast.Call, toolset: Toolset) -> ToolCall | None:
     return ToolCall(name, arguments)
 
 
-# what Python's parser can warn about: an escape sequence (a backslash) and a number run into
-# a word ("invalid decimal literal": ``1if``, ``5.info``); a source with neither cannot warn
-_MAY_WARN = re.compile(r"\\|\d\.?[^\W\d]")
+_DIGIT_WORD = re.compile(r"\d\.?[^\W\d]")
+
+
+def _may_warn(source: str) -> bool:
+    """Whether Python's parser can warn about ``source``: it holds an escape sequence (a
+    backslash) or a number run into a word ("invalid decimal literal": ``1if``, ``5.info``).
+    The backslash is looked for apart: a pattern that starts with the digit class is skipped to
+    its candidates, one with a choice of first characters is tried at every position."""
+    return "\\" in source or _DIGIT_WORD.search(source) is not None
+
+
 #: Sources at least this long skip the scan: catching warnings costs less than parsing them,
 #: and the scan of a long reply (35 ms a megabyte of digits) would cost more than both.
 _SCAN_BELOW = 4096
@@ -155,7 +163,7 @@ def py_parse_source(source: str, mode: str) -> ast.AST:
     """``ast.parse`` with every failure as ``SyntaxError`` (Python's parser caps nesting at
     200 levels itself; values deeper than ``MAX_DEPTH`` are refused by ``to_json_value``)."""
     try:
-        if len(source) < _SCAN_BELOW and _MAY_WARN.search(source) is None:
+        if len(source) < _SCAN_BELOW and not _may_warn(source):
             # catching warnings costs more than parsing most short sources
             return ast.parse(source, mode=mode)
         # "invalid escape sequence" in model text is not ours; the filters are process-wide and

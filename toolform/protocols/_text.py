@@ -18,14 +18,14 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from ..errors import ParseError
 from ._brackets import value_end
 from ._limits import MAX_CANDIDATES, MAX_TAGS
 
-__all__ = ["Fence", "KeptText", "LinePattern", "code_fences", "contains", "fences", "lowered", "strip_think",
-           "think_spans"]
+__all__ = ["Fence", "KeptText", "LinePattern", "code_fences", "contains", "fences", "lowered",
+           "may_hold", "strip_think", "think_spans"]
 
 
 #: Texts shorter than this are searched directly: a substring search of one costs at most
@@ -52,6 +52,18 @@ def _contains_long(text: str, needle: str) -> bool:
 def lowered(text: str) -> str:
     """``text.lower()``, memoised: many parsers of a reply look for a marker in any case."""
     return text.lower()
+
+
+def may_hold(text: str, words: Sequence[str]) -> bool:
+    """Whether ``text`` may hold a match of a case-insensitive pattern every match of which
+    holds one of ``words`` (lower case): a search for the words costs far less than such a
+    pattern when it starts with ``\\b`` (``re`` then tries it at every position). Text
+    outside ASCII is always searched (case-insensitive matching there goes beyond
+    ``str.lower``: ``ſ`` matches ``s``)."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    return any(w in low for w in words)
 
 
 class LinePattern:
@@ -136,6 +148,10 @@ class KeptText:
         """A ``(start, end)`` span of the cleaned text in original offsets (the end is mapped
         as the position after the span's last character)."""
         start, end = span
+        if len(self.starts) == 1:  # one piece (nothing removed, or only a leading part)
+            shift = self.origins[0] - self.starts[0]
+            return (start + shift, start + shift) if end <= start else \
+                (start + shift, end + shift)
         if end <= start:
             return self.origin(start), self.origin(start)
         return self.origin(start), self.origin(end - 1) + 1
