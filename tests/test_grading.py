@@ -438,3 +438,15 @@ def test_numbers_past_the_float_range_compare_exactly():
     near = int(1.5e308) + 1  # within the float range's neighbourhood: a relative tolerance
     assert grade([ToolCall("f", {"n": near})], [GoldCall("f", {"n": (1.5e308,)})],
                  tools).correct
+
+
+def test_rules_whose_selections_are_equal_but_typed_apart_grade_apart(monkeypatch):
+    # True == 1 in Python: two rules' selections that differ only so must not share a verdict
+    import toolform.grading._grade as graded
+
+    toolset = Toolset((ToolIR("f", params=(ParamIR("flag", TypeIR("boolean")),)),))
+    picks = {"as_written": (ToolCall("f", {"flag": 1}),), "main": (ToolCall("f", {"flag": True}),)}
+    monkeypatch.setattr(graded, "selections", lambda parsed: picks)
+    parsed = parse_reply('{"name": "f", "arguments": {"flag": 1}}', toolset, "json_object")
+    verdicts = graded.grade_rules(parsed, ToolCall("f", {"flag": True}), toolset)
+    assert (verdicts["as_written"].correct, verdicts["main"].correct) == (False, True)

@@ -685,8 +685,10 @@ def _grade_selections(parsed: ParsedReply, golds: Sequence[GoldCall], toolset: T
     verdicts: dict[str, Verdict] = {}
     graded: list[tuple[tuple[ToolCall, ...], Verdict]] = []
     for rule, calls in selections(parsed).items():
-        # the rules often select the same calls: grade each distinct selection once
-        same = next((v for c, v in graded if c is calls or c == calls), None)
+        # the rules often select the same calls: grade each distinct selection once (equal
+        # and written alike: True == 1 and 1 == 1.0, yet each grades differently)
+        same = next((v for c, v in graded
+                     if c is calls or c == calls and repr(c) == repr(calls)), None)
         verdicts[rule] = same or _grade_calls(calls, golds, toolset)
         graded.append((calls, verdicts[rule]))
     return verdicts
