@@ -19,8 +19,8 @@ MANIFEST = json.loads((CORPUS / "servers.json").read_text(encoding="utf-8"))["se
 CAPTURES = {p.stem: json.loads(p.read_text(encoding="utf-8"))
             for p in sorted((CORPUS / "tools").glob("*.json"))}
 def test_the_corpus_has_the_servers_and_tools_its_card_reports():
-    assert len(CAPTURES) == 403
-    assert sum(len(d["tools"]) for d in CAPTURES.values()) == 9924
+    assert len(CAPTURES) == 454
+    assert sum(len(d["tools"]) for d in CAPTURES.values()) == 11281
     registries = {d["registry"] for d in CAPTURES.values()}
     assert registries == {"npm", "pypi"}
     old = {"@modelcontextprotocol/server-" + n for n in (
