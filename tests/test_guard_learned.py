@@ -59,7 +59,7 @@ def test_the_planted_sentence_scores_high_and_its_host_low():
     # the study's sentence, an argument pinned to a code, reads as real servers' pinning does
     # since TS111 was trained on them (sixteenth revision); TS101 makes it high (its payload)
     weather = "Get the current weather for a city, in metric or imperial units."
-    assert round(instruction_probability(f"{weather} {DEFAULT_SENTENCE}"), 3) == 0.117
+    assert round(instruction_probability(f"{weather} {DEFAULT_SENTENCE}"), 3) == 0.118
 
 
 def test_the_finding_spans_the_sentence_that_reads_most_like_an_instruction():
@@ -85,10 +85,10 @@ def test_packaged_model_is_what_the_card_says():
     assert (model.threshold, model.escalate_at, model.alone_at) == (0.8, 0.999, None)
     # the final model of the sixteenth revision: training, validation and test parts together
     assert model.trained_on == (
-        "T + V + X: 1807 injected, 698 written benign, 51452 other benign texts (real rows, MCP "
-        "reference, BFCL and generated catalogues, all captured servers) and 3713 with a hand "
+        "T + V + X: 1807 injected, 698 written benign, 51638 other benign texts (real rows, MCP "
+        "reference, BFCL and generated catalogues, all captured servers) and 3739 with a hand "
         "rule's medium finding (weight 30)")
-    assert len(model.weights) == 135_236
+    assert len(model.weights) == 135_303
     assert all(abs(w) >= 0.05 for w in model.weights.values())
 
 
