@@ -712,6 +712,36 @@ RECORDED_COUNTS = {
 }
 
 
+# The blind files kept as files (datasets/guard/blind/), with the current (sixteenth) revision:
+# (planted high, planted not high, honest high, honest not high). Each was scored once with the
+# revision of its data card item (24, 26, 28) before anyone read it; blind16, blind17 and
+# confusables11 are those figures still (item 28), the older ones moved as revisions read them.
+BLIND_FILE_COUNTS = {
+    "blind12": (44, 16, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
+    "blind13": (34, 26, 0, 20),  # fourteenth: (33, 27, 0, 20)
+    "blind14": (40, 20, 3, 17),  # scored once, fifteenth revision: the same
+    "blind15": (37, 23, 1, 19),  # fifteenth: (35, 25, 1, 19)
+    "blind16": (33, 27, 1, 19),  # scored once, sixteenth revision
+    "blind17": (27, 33, 3, 17),  # scored once, sixteenth revision
+    "confusables8": (10, 0, 0, 5),
+    "confusables9": (10, 0, 2, 3),
+    "confusables10": (10, 0, 0, 5),
+    "confusables11": (9, 1, 1, 4),  # scored once, sixteenth revision
+}
+
+
+@pytest.mark.parametrize("name", sorted(BLIND_FILE_COUNTS))
+def test_blind_file_counts_as_recorded(name):
+    blind = Path(__file__).resolve().parents[1] / "datasets" / "guard" / "blind"
+    rows = [LabelledText(id=r["id"], split=name, label=r["label"], place=r["place"],
+                         text=r["text"], server=r["server"], tool=r["tool"], param=r["param"],
+                         style=r["threat"] or "written-benign", catalogue=tuple(r["catalogue"]))
+            for r in map(json.loads, (blind / f"{name}.jsonl").read_text("utf-8").splitlines())]
+    scores = detector_scores(rows)
+    assert (scores.true_positives, scores.false_negatives, scores.false_positives,
+            scores.true_negatives) == BLIND_FILE_COUNTS[name]
+
+
 @pytest.mark.parametrize("splits", sorted(RECORDED_COUNTS))
 def test_detector_counts_as_recorded(splits):
     """The counts the data card reports, so that a change in either direction is seen."""
