@@ -12,9 +12,9 @@ import pytest
 
 from toolform.errors import DatasetError
 from toolform.guard import DEFAULT_SENTENCE, clear_caches, load_labelled_set, scan_text
-from toolform.guard._learned import (MIN_WORDS, LearnedModel, instruction_probability,
-                                     load_model, packaged_model, sentence_counts, text_counts,
-                                     word_ngrams)
+from toolform.guard._learned import (_SLICED, MIN_WORDS, LearnedModel, _grams,
+                                     instruction_probability, load_model, packaged_model,
+                                     sentence_counts, text_counts, word_ngrams)
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAINER = ROOT / "datasets" / "guard" / "train_detector.py"
@@ -35,6 +35,15 @@ def test_features_of_a_sentence_are_counted_by_hand():
     assert word_ngrams("it.") == ("c: it", "c:it.", "c:t. ", "c: it.", "c:it. ", "c: it. ")
     assert counts["c: it"] == 1 and "c: us" in counts
     assert sum(counts.values()) == 3 + 2 + len(word_ngrams("use")) + len(word_ngrams("it."))
+
+
+def test_prebuilt_gram_slices_give_the_grams_of_every_word_length():
+    # padded words shorter than _SLICED use prebuilt slices, longer ones are sliced per word
+    for word in ("a", "it.", "x" * (_SLICED - 3), "y" * (_SLICED - 2), "abcdefghij" * 7):
+        padded = f" {word} "
+        assert _grams(word) == [padded[i:i + n] for n in (3, 4, 5)
+                                for i in range(len(padded) - n + 1)], len(word)
+    assert len(_grams("abcdefghij" * 7)) == 70 + 69 + 68
 
 
 def test_cached_scoring_equals_the_formula_on_every_labelled_text():

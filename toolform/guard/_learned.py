@@ -43,9 +43,20 @@ _MAX_CACHED = 65536
 MIN_WORDS = 7
 
 
+#: Padded words shorter than this have their n-gram slices prebuilt (longer ones, rare, are
+#: sliced per word: a long unbroken token would otherwise keep a slice object per character).
+_SLICED = 48
+#: ``_SLICES[m]``: the slices of the character 3-, 4- and 5-grams of a padded word of ``m``
+#: characters, in :func:`_grams`' order.
+_SLICES = tuple(tuple(slice(i, i + n) for n in _CHAR_NGRAMS for i in range(m - n + 1))
+                for m in range(_SLICED))
+
+
 def _grams(word: str) -> list[str]:
     """The character 3-, 4- and 5-grams of ``word`` padded with a space on each side."""
     padded = f" {word} "
+    if len(padded) < _SLICED:
+        return list(map(padded.__getitem__, _SLICES[len(padded)]))
     return [padded[i:i + n] for n in _CHAR_NGRAMS for i in range(len(padded) - n + 1)]
 
 
@@ -149,35 +160,34 @@ class LearnedModel:
                 a, b = feature[2:].split(" ")
                 self._pair_weights[(a, b)] = weight
 
-    def _word_terms(self, word: str) -> tuple[float, int]:
-        terms = self._words.get(word)
-        if terms is None:
-            # the weights of word_ngrams(word), summed in its order (the same float), looked up
-            # without the "c:" prefix
-            grams = _grams(word)
-            terms = (sum(map(self._gram_weights.get, grams, repeat(0.0))), len(grams))
-            if len(self._words) >= _MAX_CACHED:
-                self._words.clear()
-            self._words[word] = terms
-        return terms
-
     def sentence_terms(self, sentence: str) -> tuple[float, int]:
-        """``(W_s, N_s)`` of one sentence, cached (catalogues repeat sentences)."""
+        """``(W_s, N_s)`` of one sentence, cached (catalogues repeat sentences), and the terms
+        of its words cached (catalogues repeat words)."""
         terms = self._terms.get(sentence)
-        if terms is None:
-            tokens, words = _tokens(sentence)
-            token_weight, pair_weight = self._token_weights.get, self._pair_weights.get
-            total = sum(map(token_weight, tokens, repeat(0.0)))
-            total += sum(map(pair_weight, zip(tokens, tokens[1:]), repeat(0.0)))
-            size = 2 * len(tokens) - 1 if tokens else 0
-            for word in words:
-                w, n = self._word_terms(word)
-                total += w
-                size += n
-            terms = (total, size)
-            if len(self._terms) >= _MAX_CACHED:
-                self._terms.clear()
-            self._terms[sentence] = terms
+        if terms is not None:
+            return terms
+        lowered = sentence.lower()
+        tokens = _TOKEN.findall(lowered)
+        total = sum(map(self._token_weights.get, tokens, repeat(0.0)))
+        total += sum(map(self._pair_weights.get, zip(tokens, tokens[1:]), repeat(0.0)))
+        size = 2 * len(tokens) - 1 if tokens else 0
+        words, gram_weight = self._words, self._gram_weights.get
+        for word in lowered.split():
+            known = words.get(word)
+            if known is None:
+                # the weights of word_ngrams(word), looked up without the "c:" prefix and
+                # summed in its order (the same float)
+                grams = _grams(word)
+                known = sum(map(gram_weight, grams, repeat(0.0))), len(grams)
+                if len(words) >= _MAX_CACHED:
+                    words.clear()
+                words[word] = known
+            total += known[0]
+            size += known[1]
+        terms = (total, size)
+        if len(self._terms) >= _MAX_CACHED:
+            self._terms.clear()
+        self._terms[sentence] = terms
         return terms
 
     def _probability(self, total: float, size: int) -> float:
@@ -187,10 +197,12 @@ class LearnedModel:
     def probability(self, text: str) -> float:
         """The probability (proportion) that ``text`` carries a planted instruction."""
         total, size = 0.0, 0
-        for sentence in sentence_texts(text):
-            w, n = self.sentence_terms(sentence)
-            total += w
-            size += n
+        cached = self._terms.get
+        for start, end in _spans(text) or ((0, len(text)),):
+            sentence = text[start:end]  # the text itself when it is one sentence: no copy
+            terms = cached(sentence) or self.sentence_terms(sentence)
+            total += terms[0]
+            size += terms[1]
         return self._probability(total, size)
 
     def sentence_probability(self, sentence: str) -> float:
