@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from operator import attrgetter
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .errors import InvalidParameterError, LoaderWarning, NotFoundError
@@ -344,6 +345,8 @@ _SCHEMA_KEYWORDS = (("minimum", "minimum"), ("maximum", "maximum"),
                     ("min_length", "minLength"), ("max_length", "maxLength"),
                     ("min_items", "minItems"), ("max_items", "maxItems"),
                     ("pattern", "pattern"), ("format", "format"))
+#: A type's constraint attributes in :data:`_SCHEMA_KEYWORDS` order, read at once.
+_constraint_values = attrgetter(*(name for name, _ in _SCHEMA_KEYWORDS))
 
 
 class _SchemaWriter:
@@ -435,12 +438,9 @@ class _SchemaWriter:
                 out["type"] = [out["type"], "null"]
             else:
                 out = {"anyOf": [out, {"type": "null"}]} if out else out
-        if not (t.minimum is None and t.maximum is None and t.exclusive_minimum is None
-                and t.exclusive_maximum is None and t.min_length is None
-                and t.max_length is None and t.min_items is None and t.max_items is None
-                and t.pattern is None and t.format is None):  # most types hold no constraint
-            for name, key in _SCHEMA_KEYWORDS:
-                value = getattr(t, name)
+        constraints = _constraint_values(t)
+        if constraints.count(None) < len(constraints):  # most types hold no constraint
+            for (_, key), value in zip(_SCHEMA_KEYWORDS, constraints):
                 if value is not None:
                     out[key] = value
         return out

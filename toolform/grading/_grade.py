@@ -193,7 +193,7 @@ def _gold_calls(gold: Any, toolset: Toolset) -> list[GoldCall]:
             if tool.param(key) is None:
                 raise GradingError(f"gold[{i}] ({g.name}) expects argument {key!r}, which "
                                    "the tool's schema does not declare")
-            if type(values) is not tuple and not isinstance(values, (tuple, list)):
+            if not isinstance(values, (tuple, list)):
                 raise GradingError(f"gold[{i}] ({g.name}) argument {key!r}: accepted values "
                                    f"must be a tuple, got {type(values).__name__}")
             if not values and key not in g.may_omit:

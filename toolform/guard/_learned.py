@@ -166,13 +166,12 @@ class LearnedModel:
         terms = self._terms.get(sentence)
         if terms is not None:
             return terms
-        lowered = sentence.lower()
-        tokens = _TOKEN.findall(lowered)
+        tokens, lowered_words = _tokens(sentence)
         total = sum(map(self._token_weights.get, tokens, repeat(0.0)))
         total += sum(map(self._pair_weights.get, zip(tokens, tokens[1:]), repeat(0.0)))
         size = 2 * len(tokens) - 1 if tokens else 0
         words, gram_weight = self._words, self._gram_weights.get
-        for word in lowered.split():
+        for word in lowered_words:
             known = words.get(word)
             if known is None:
                 # the weights of word_ngrams(word), looked up without the "c:" prefix and
@@ -197,12 +196,10 @@ class LearnedModel:
     def probability(self, text: str) -> float:
         """The probability (proportion) that ``text`` carries a planted instruction."""
         total, size = 0.0, 0
-        cached = self._terms.get
-        for start, end in _spans(text) or ((0, len(text)),):
-            sentence = text[start:end]  # the text itself when it is one sentence: no copy
-            terms = cached(sentence) or self.sentence_terms(sentence)
-            total += terms[0]
-            size += terms[1]
+        for sentence in sentence_texts(text):
+            w, n = self.sentence_terms(sentence)
+            total += w
+            size += n
         return self._probability(total, size)
 
     def sentence_probability(self, sentence: str) -> float:
