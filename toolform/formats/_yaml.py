@@ -126,16 +126,28 @@ def yaml_scalar(value: Any) -> str:
         if (_PLAIN.fullmatch(value) and not value.endswith(" ")
                 and value.lower() not in _NOT_STRINGS):
             return value
-        return '"' + _ESCAPE.sub(_escape, value) + '"'
+        return _quoted(value)
     raise ParameterTypeError(f"not a JSON scalar: {value!r}")
+
+
+def _quoted(value: str) -> str:
+    return '"' + _ESCAPE.sub(_escape, value) + '"'
+
+
+def _flow_scalar(value: Any) -> str:
+    """:func:`yaml_scalar` inside ``[ ]`` or ``{ }``, where PyYAML ends a plain scalar at
+    ``?`` (``[A?]`` does not parse): such a string is quoted."""
+    if isinstance(value, str) and "?" in value:
+        return _quoted(value)
+    return yaml_scalar(value)
 
 
 def _flow(value: Any) -> str:
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{yaml_scalar(k)}: {_flow(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{_flow_scalar(k)}: {_flow(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ", ".join(_flow(v) for v in value) + "]"
-    return yaml_scalar(value)
+    return _flow_scalar(value)
 
 
 class YamlWriter:
