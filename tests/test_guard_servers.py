@@ -19,8 +19,8 @@ MANIFEST = json.loads((CORPUS / "servers.json").read_text(encoding="utf-8"))["se
 CAPTURES = {p.stem: json.loads(p.read_text(encoding="utf-8"))
             for p in sorted((CORPUS / "tools").glob("*.json"))}
 def test_the_corpus_has_the_servers_and_tools_its_card_reports():
-    assert len(CAPTURES) == 454
-    assert sum(len(d["tools"]) for d in CAPTURES.values()) == 11281
+    assert len(CAPTURES) == 497
+    assert sum(len(d["tools"]) for d in CAPTURES.values()) == 12273
     registries = {d["registry"] for d in CAPTURES.values()}
     assert registries == {"npm", "pypi"}
     old = {"@modelcontextprotocol/server-" + n for n in (
@@ -37,6 +37,14 @@ def test_every_server_is_split_by_its_package_hash():
         assert entry["split"] == doc["split"] == ("heldout" if odd else "dev"), name
         assert (doc["package"], doc["version"]) == (entry["package"], entry["version"])
         assert doc["batch"] == entry.get("batch", 1)
+
+
+def test_every_capture_loads_with_each_tool_it_lists():
+    # the loader alone (no guard), so this reads batch 9's captures too
+    from toolform.io import load_tools
+    for name, doc in CAPTURES.items():
+        toolset = load_tools(CORPUS / "tools" / f"{name}.json")
+        assert [t.name for t in toolset.tools] == [t["name"] for t in doc["tools"]], name
 
 
 # (servers, text fields, text fields flagged high, servers exiting 0) with the current
@@ -81,10 +89,22 @@ RECORDED = {
 }
 
 
+#: The batches the guard has been scored on. A batch captured for a one-time held-out scoring
+#: (batch 9, issue 16) is not scanned here until that scoring has been made and recorded above:
+#: reading its findings before would spend it.
+SCORED = sorted({batch for _split, batch in RECORDED if batch is not None})
+
+
 @pytest.fixture(scope="module")
 def corpus_rows():
-    """Every captured server read and scanned once, for all the splits below."""
-    return evaluate.rows()
+    """Every captured server of the scored batches read and scanned once, for all the splits
+    below."""
+    return [row for batch in SCORED for row in evaluate.rows(batch=batch)]
+
+
+def test_only_the_batch_awaiting_its_scoring_is_left_out_of_the_recorded_figures():
+    assert evaluate.batches() == list(range(1, 10))  # what evaluate.py --batch accepts
+    assert SCORED == list(range(1, 9))
 
 
 @pytest.mark.parametrize("split,batch", sorted(RECORDED, key=str))

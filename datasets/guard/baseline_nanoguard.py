@@ -20,6 +20,7 @@ splits, a row is flagged when its text is.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -34,6 +35,15 @@ _KINDS = ("tool.title", "tool.description", "param.title", "param.description",
           "param.default", "param.enum")
 
 
+def _batches() -> list[int]:
+    """The batches ``servers.json`` names (``evaluate.py``'s :func:`batches`)."""
+    path = SERVERS.parent / "evaluate.py"
+    spec = importlib.util.spec_from_file_location("evaluate", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.batches()
+
+
 def classifier():
     """NanoGuard on the CPU (a clear message when the package is missing)."""
     try:
@@ -46,7 +56,8 @@ def classifier():
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", choices=("dev", "heldout", "all"))
-    parser.add_argument("--batch", type=int, help="only the servers of this batch (1 to 6)")
+    parser.add_argument("--batch", type=int, choices=_batches(),
+                        help="only the servers of this batch (those servers.json names)")
     parser.add_argument("--only", nargs="*", default=None, metavar="NAME",
                         help="only these servers (their manifest names)")
     parser.add_argument("--splits", nargs="*", default=())

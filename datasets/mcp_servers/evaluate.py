@@ -27,13 +27,22 @@ from toolform.guard import guard
 HERE = Path(__file__).resolve().parent
 
 
+def _manifest() -> list[dict[str, Any]]:
+    return json.loads((HERE / "servers.json").read_text(encoding="utf-8"))["servers"]
+
+
+def batches() -> list[int]:
+    """The batches ``servers.json`` names, in increasing order (an entry without a ``batch``
+    field is of batch 1)."""
+    return sorted({s.get("batch", 1) for s in _manifest()})
+
+
 def captures(split: str | None = None,
              batch: int | None = None) -> Iterator[tuple[dict[str, Any], Path]]:
     """The manifest entry and capture file of every captured server of ``split`` (``"dev"``,
-    ``"heldout"``; every server when ``None``) and of ``batch`` (1 to 7, when given), in the
-    order of their file names."""
-    manifest = json.loads((HERE / "servers.json").read_text(encoding="utf-8"))["servers"]
-    entry = {s["name"]: s for s in manifest}
+    ``"heldout"``; every server when ``None``) and of ``batch`` (one of :func:`batches`, when
+    given), in the order of their file names."""
+    entry = {s["name"]: s for s in _manifest()}
     for path in sorted((HERE / "tools").glob("*.json")):
         server = entry[path.stem]
         if (split is None or server["split"] == split) and (
@@ -67,8 +76,8 @@ def rows(split: str | None = None, batch: int | None = None) -> list[dict[str, o
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "heldout"), default="dev")
-    parser.add_argument("--batch", type=int, choices=(1, 2, 3, 4, 5, 6, 7),
-                        help="only this batch of servers")
+    parser.add_argument("--batch", type=int, choices=batches(),
+                        help="only this batch of servers (those servers.json names)")
     parser.add_argument("--findings", action="store_true", help="list every high finding")
     args = parser.parse_args(argv)
     table = rows(args.split, args.batch)
