@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolform.errors import GradingError, SchemaValidatorError
 from toolform.grading import (RULES, ArgumentProblem, Verdict, call_schema_valid, grade,
                               grade_all, schema_check, validate_arguments)
-from toolform.grading._grade import _validator
+from toolform.grading._grade import _validator, _written_alike
 from toolform.ir import GoldCall, ParamIR, ToolCall, ToolIR, Toolset, TypeIR
 from toolform.protocols import parse_reply
 
@@ -450,3 +452,27 @@ def test_rules_whose_selections_are_equal_but_typed_apart_grade_apart(monkeypatc
     parsed = parse_reply('{"name": "f", "arguments": {"flag": 1}}', toolset, "json_object")
     verdicts = graded.grade_rules(parsed, ToolCall("f", {"flag": True}), toolset)
     assert (verdicts["as_written"].correct, verdicts["main"].correct) == (False, True)
+
+
+
+#: Leaves that are equal across types (0 == False == 0.0 == -0.0), so equal pairs are common.
+_ALIKE_LEAVES = st.sampled_from([0, False, 0.0, -0.0, 1, True, 1.0, "a"])
+_ALIKE_VALUES = st.recursive(
+    _ALIKE_LEAVES, lambda inner: st.lists(inner, max_size=2)
+    | st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2), max_leaves=4)
+
+
+@settings(max_examples=500, derandomize=True, database=None, deadline=None)
+@given(a=_ALIKE_VALUES, b=_ALIKE_VALUES)
+def test_selections_are_graded_once_only_when_written_alike(a, b):
+    """Two rules' selections share a verdict when equal and written alike: the cheap check
+    says what ``repr`` equality says (``True`` vs ``1`` vs ``1.0``, ``-0.0``, key order)."""
+    calls_a, calls_b = (ToolCall("f", {"x": a}),), (ToolCall("f", {"x": b}),)
+    if calls_a == calls_b:
+        assert _written_alike(calls_a, calls_b) == (repr(calls_a) == repr(calls_b))
+    assert _written_alike(calls_a, calls_a)
+
+
+def test_calls_with_keys_in_another_order_are_not_written_alike():
+    one, other = (ToolCall("f", {"x": 1, "y": 2}),), (ToolCall("f", {"y": 2, "x": 1}),)
+    assert one == other and not _written_alike(one, other)

@@ -679,6 +679,29 @@ def grade_rules(parsed: ParsedReply, gold: Sequence[GoldCall | ToolCall] | GoldC
     return _grade_selections(parsed, _gold_calls(gold, toolset), toolset)
 
 
+def _written_alike(a: Any, b: Any) -> bool:
+    """Whether two equal values are also written alike, as ``repr(a) == repr(b)`` says,
+    without writing them: the same types all the way down (``True``, ``1`` and ``1.0`` are
+    equal, yet each grades differently), the same sign of zero, dict keys in the same order."""
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is str or kind is int or kind is bool:
+        return True
+    if kind is float:
+        return math.copysign(1.0, a) == math.copysign(1.0, b)
+    if kind is dict:  # equal dicts: the same keys, maybe in another order
+        return list(a) == list(b) and all(_written_alike(ka, kb) and _written_alike(va, vb)
+                   for (ka, va), (kb, vb) in zip(a.items(), b.items()))
+    if kind is list or kind is tuple:
+        return all(map(_written_alike, a, b))
+    if kind is ToolCall:
+        return a.name == b.name and _written_alike(a.arguments, b.arguments)
+    return repr(a) == repr(b)
+
+
 def _grade_selections(parsed: ParsedReply, golds: Sequence[GoldCall], toolset: Toolset
                      ) -> dict[str, Verdict]:
     """:func:`grade_rules` on gold calls already checked (``_gold_calls``)."""
@@ -688,7 +711,7 @@ def _grade_selections(parsed: ParsedReply, golds: Sequence[GoldCall], toolset: T
         # the rules often select the same calls: grade each distinct selection once (equal
         # and written alike: True == 1 and 1 == 1.0, yet each grades differently)
         same = next((v for c, v in graded
-                     if c is calls or c == calls and repr(c) == repr(calls)), None)
+                     if c is calls or c == calls and _written_alike(c, calls)), None)
         verdicts[rule] = same or _grade_calls(calls, golds, toolset)
         graded.append((calls, verdicts[rule]))
     return verdicts

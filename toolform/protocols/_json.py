@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from ..errors import ParseError
 from ..ir import ToolCall, Toolset
-from ._brackets import inner_brackets, tag_bodies
+from ._brackets import Brackets, inner_brackets, match_brackets, tag_bodies
 from ._calls import ParsedCall
 from ._limits import check_calls
 from ._loose_json import Fragment, json_copy, json_fragments, loads_loose
@@ -148,6 +148,25 @@ def _dump(calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
     return [{"name": c.name, "arguments": dict(c.arguments)} for c in calls]
 
 
+def _decoded_body(text: str, start: int, end: int, brackets: Brackets | None
+                  ) -> Fragment | None:
+    """The one JSON fragment of the tag body ``text[start:end]`` when the bracket pass over
+    the whole text already decoded it: the body is a strict JSON value that opens at its
+    first non-space character and holds no bracket after it, so :func:`read_fragments` of the
+    body would read that value and nothing else. None otherwise (the body is read as usual).
+    The fragment's offsets are in the body."""
+    if brackets is None:
+        return None
+    first = _SPACE.match(text, start, end).end()
+    close = brackets.pairs.get(first)
+    value = brackets.values.get(first, _MISSING)
+    if (value is _MISSING or close is None or close >= end
+            or text.find("{", close, end) >= 0 or text.find("[", close, end) >= 0):
+        return None
+    return Fragment(first - start, close - start, text[first:close + 1], value)
+
+
+_MISSING = object()
 _TAG_OPEN = re.compile(r"<tool_call>", re.I)
 _TAG_CLOSE = re.compile(r"</tool_call>", re.I)
 
@@ -229,12 +248,22 @@ class ToolCallTags(Protocol):
         if "<" not in text or not contains(lowered(text), "<tool_call>"):
             return []
         calls: list[ParsedCall] = []
-        for m, start, end in tag_bodies(text, _TAG_OPEN, _TAG_CLOSE, json_values=True):
+        bodies = tag_bodies(text, _TAG_OPEN, _TAG_CLOSE, json_values=True)
+        # finding the bodies matched the whole text's brackets (memoised), decoding each
+        # body's JSON value as it went
+        brackets = match_brackets(text, "{[") if bodies else None
+        for m, start, end in bodies:
             body = text[start:end]
             blocks = fences(body) if contains(body, "```") or contains(body, "~~~") else ()
-            found = [c for piece, at in ([(body[f.start:f.end], start + f.start)
-                                           for f in blocks] or [(body, start)])
-                     for c in read_fragments(piece, toolset, anchored=True, offset=at)]
+            fragment = None if blocks else _decoded_body(text, start, end, brackets)
+            if fragment is not None:
+                found = fragment_calls(body, fragment, toolset, anchored=True, offset=start) \
+                    if contains(body, "name") else []
+                check_calls(len(found))
+            else:
+                found = [c for piece, at in ([(body[f.start:f.end], start + f.start)
+                                               for f in blocks] or [(body, start)])
+                         for c in read_fragments(piece, toolset, anchored=True, offset=at)]
             if not found:
                 raise ParseError(f"the <tool_call> tag at offset {m.start()} holds no "
                                  "readable call")

@@ -5,8 +5,10 @@ Names: a tool whose name is a dotted Python identifier (``get_weather``,
 name ``call`` itself being fine) is written ``call("API-post-page", arg=1)``. Arguments whose
 names are not identifiers go in a trailing ``**{"user-id": 7}``.
 
-Reading never runs code: the text goes through ``ast.parse`` and only the argument nodes through
-``ast.literal_eval`` (after ``true``/``false``/``null`` are read as their Python literals).
+Reading never runs code: a text made of plain calls with literal values is read by the
+linear-time reader of :mod:`._py_literals`; any other text goes through ``ast.parse`` and only the
+argument nodes through ``ast.literal_eval`` (after ``true``/``false``/``null`` are read as their
+Python literals). Both give the same calls: the first declines whatever it does not understand.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ._json import ABSTENTION
 from ._limits import MAX_CANDIDATES, check_calls
 from ._loose_json import to_json_value
 from ._names import find_tool
+from ._py_literals import PyLiteral, read_call_expression, read_call_statements
 from ._registry import Protocol, register_protocol
 from ._text import contains, fences
 
@@ -77,9 +80,9 @@ class _JsonNames(ast.NodeTransformer):
         return node
 
 
-def _py_literal(node: ast.expr, what: str) -> Any:
-    if isinstance(node, ast.Constant):  # most values: what literal_eval returns, sooner
-        return to_json_value(node.value)
+def _py_literal(node: ast.expr | PyLiteral, what: str) -> Any:
+    if type(node) is PyLiteral or isinstance(node, ast.Constant):  # read already, or a
+        return to_json_value(node.value)  # constant: what literal_eval returns, sooner
     try:
         value = ast.literal_eval(_JsonNames().visit(node))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -111,15 +114,30 @@ def py_read_call(node: ast.Call, toolset: Toolset) -> ToolCall | None:
     name = _py_dotted(node.func)
     if name is None:
         return None
-    args = list(node.args)
-    if (name == PY_WRAPPER and args and isinstance(args[0], ast.Constant)
+    return _tool_call(name, node.args, [(kw.arg, kw.value) for kw in node.keywords], toolset)
+
+
+def _tool_call(name: str, args: Sequence[ast.expr | PyLiteral],
+               keywords: Sequence[tuple[str | None, ast.expr | PyLiteral]], toolset: Toolset
+               ) -> ToolCall | None:
+    """:func:`py_read_call` once the call is taken apart: its dotted name, positional
+    arguments and ``(keyword or None for **, value)`` pairs, values as ``ast`` nodes or as
+    :class:`~._py_literals.PyLiteral` values read already.
+
+    Raises
+    ------
+    ParseError
+        As for :func:`py_read_call`.
+    """
+    args = list(args)
+    if (name == PY_WRAPPER and args and isinstance(args[0], (ast.Constant, PyLiteral))
             and isinstance(args[0].value, str)
             and (find_tool(PY_WRAPPER, toolset) is None or find_tool(args[0].value, toolset))):
         name = args[0].value
         args = args[1:]
     tool = find_tool(name, toolset)
     if tool is None:
-        if args or not node.keywords:
+        if args or not keywords:
             return None
         params: tuple = ()
     else:
@@ -131,14 +149,14 @@ def py_read_call(node: ast.Call, toolset: Toolset) -> ToolCall | None:
                              f"{len(params)} parameters")
         for param, arg in zip(params, args):
             arguments[param.name] = _py_literal(arg, f"argument {param.name} of {name}")
-    for kw in node.keywords:
-        if kw.arg is None:
-            spread = _py_literal(kw.value, f"the ** argument of {name}")
+    for key, value in keywords:
+        if key is None:
+            spread = _py_literal(value, f"the ** argument of {name}")
             if not isinstance(spread, dict):
                 raise ParseError(f"the ** argument of {name} is not a dict")
             arguments.update(spread)
         else:
-            arguments[kw.arg] = _py_literal(kw.value, f"argument {kw.arg} of {name}")
+            arguments[key] = _py_literal(value, f"argument {key} of {name}")
     return ToolCall(name, arguments)
 
 
@@ -206,6 +224,15 @@ def py_module_calls(block: str, toolset: Toolset) -> list[ParsedCall] | None:
     valid Python."""
     if "(" not in block:
         return []
+    read = read_call_statements(block)
+    if read is not None:  # plain calls with literal values: no ast needed
+        calls = []
+        for found in read:
+            call = _tool_call(found.name, found.args, found.keywords, toolset)
+            if call is not None:
+                calls.append(ParsedCall(call.name, call.arguments, found.span))
+                check_calls(len(calls))
+        return calls
     try:
         tree = py_parse_source(block, "exec")
     except SyntaxError:
@@ -302,19 +329,24 @@ def py_prose_calls(block: str, toolset: Toolset) -> list[ParsedCall]:
             if known:
                 raise ParseError(f"the call to {name} never closes its parenthesis")
             continue
-        try:
-            node = py_parse_source(block[m.start():close + 1], "eval")
-        except SyntaxError as exc:
-            if known:
-                raise ParseError(f"the call to {name} is not valid Python: {exc.msg}") from None
-            continue
-        body = getattr(node, "body", None)
-        if isinstance(body, ast.Call):
-            call = py_read_call(body, toolset)
-            if call is not None:
-                calls.append(ParsedCall(call.name, call.arguments, (m.start(), close + 1)))
-                check_calls(len(calls))
-                done = close + 1
+        source = block[m.start():close + 1]
+        read = read_call_expression(source)
+        if read is not None:  # a plain call with literal values: no ast needed
+            call = _tool_call(read.name, read.args, read.keywords, toolset)
+        else:
+            try:
+                node = py_parse_source(source, "eval")
+            except SyntaxError as exc:
+                if known:
+                    raise ParseError(f"the call to {name} is not valid Python: {exc.msg}"
+                                     ) from None
+                continue
+            body = getattr(node, "body", None)
+            call = py_read_call(body, toolset) if isinstance(body, ast.Call) else None
+        if call is not None:
+            calls.append(ParsedCall(call.name, call.arguments, (m.start(), close + 1)))
+            check_calls(len(calls))
+            done = close + 1
     return calls
 
 
