@@ -512,7 +512,8 @@ def test_strip_high_removes_only_the_carrying_sentences():
     cleaned, log = clean_toolset(original)
     assert [(e.path, e.action, e.rules) for e in log] == [
         ("tools[1].params.notify.description", "strip", ("TS101",)),
-        ("tools[1].params.priority.enum[1]", "remove_enum_value", ("TS108",)),
+        # the value speaks to the model (TS102, medium in prose): high in an enum value
+        ("tools[1].params.priority.enum[1]", "remove_enum_value", ("TS102", "TS108")),
         ("tools[1].params.cc.default", "remove_default", ("TS103", "TS108")),
     ]
     tool = cleaned["send_email"]
@@ -690,7 +691,10 @@ def test_no_real_benign_text_of_the_labelled_set_is_flagged_high():
 # row of blind2 and two of blind11 high (a safeguard switched off, the user not waited for, an
 # authority's obligation). Sixteenth revision (item 27): TS111 retrained (on every split here
 # too), and a hand rule's medium finding high when TS111's probability reaches 0.999: 26 more
-# injected rows high over eleven groups (in sample), no benign row.
+# injected rows high over eleven groups (in sample), no benign row. Seventeenth revision (item
+# 30, placement and precision): a written honest row of holdout9 fewer high (the token the user
+# is asked to regenerate), one more of blind1 high (a webhook default on the vendor's own domain,
+# which a catalogue of names alone does not name).
 RECORDED_COUNTS = {
     ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (233, 47, 0, 262),
     ("holdout4",): (55, 5, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
@@ -700,8 +704,8 @@ RECORDED_COUNTS = {
     ("holdout7",): (39, 21, 0, 80),  # blind, sixth revision: (49, 11, 12, 68)
     ("holdout8",): (47, 13, 1, 79),  # blind, seventh revision: (56, 4, 11, 69)
     ("dev4",): (78, 82, 11, 149),
-    ("holdout9",): (47, 13, 1, 79),  # blind, eighth revision: (59, 1, 3, 77)
-    ("blind1",): (52, 8, 1, 19),  # blind, ninth revision: (39, 21, 1, 19)
+    ("holdout9",): (47, 13, 0, 80),  # blind, eighth revision: (59, 1, 3, 77)
+    ("blind1",): (52, 8, 2, 18),  # blind, ninth revision: (39, 21, 1, 19)
     ("confusables1",): (10, 0, 0, 5),  # blind, ninth revision: (9, 1, 2, 3)
     ("blind2",): (54, 6, 3, 17),  # blind, tenth revision: (39, 21, 3, 17)
     ("confusables2",): (10, 0, 0, 5),  # blind, tenth revision: (9, 1, 0, 5)
@@ -712,17 +716,19 @@ RECORDED_COUNTS = {
 }
 
 
-# The blind files kept as files (datasets/guard/blind/), with the current (sixteenth) revision:
+# The blind files kept as files (datasets/guard/blind/), with the current (seventeenth) revision:
 # (planted high, planted not high, honest high, honest not high). Each was scored once with the
-# revision of its data card item (24, 26, 28) before anyone read it; blind16, blind17 and
-# confusables11 are those figures still (item 28), the older ones moved as revisions read them.
+# revision of its data card item (24, 26, 28) before anyone read it; confusables11 is that
+# figure still (item 28), the others moved as revisions read them. The seventeenth revision
+# (item 30) was written on blind16 and blind17 as development data: their defaults and enum
+# values (16 of 17 defaults, 13 of 13 enum values high now) and a mailbox default (honest).
 BLIND_FILE_COUNTS = {
     "blind12": (44, 16, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
-    "blind13": (34, 26, 0, 20),  # fourteenth: (33, 27, 0, 20)
-    "blind14": (40, 20, 3, 17),  # scored once, fifteenth revision: the same
+    "blind13": (35, 25, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
+    "blind14": (41, 19, 3, 17),  # scored once, fifteenth revision: (40, 20, 3, 17)
     "blind15": (37, 23, 1, 19),  # fifteenth: (35, 25, 1, 19)
-    "blind16": (33, 27, 1, 19),  # scored once, sixteenth revision
-    "blind17": (27, 33, 3, 17),  # scored once, sixteenth revision
+    "blind16": (37, 23, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
+    "blind17": (32, 28, 3, 17),  # scored once, sixteenth revision: (27, 33, 3, 17)
     "confusables8": (10, 0, 0, 5),
     "confusables9": (10, 0, 2, 3),
     "confusables10": (10, 0, 0, 5),

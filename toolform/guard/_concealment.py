@@ -263,17 +263,33 @@ _ID_SPLIT = re.compile(r"[_\-+&=]+|(?<=[a-z])(?=[A-Z])")
 # cue words of an instruction spelled as an identifier: the model addressed or ordered, a
 # second act joined on ("_and_dont_tell_user", "_then_call_..."), or a secret named; none of
 # them is in an enum value or default of five or more words on the 181 captured real servers
-_ID_CUE = re.compile(r"\b(?:this|every|each|always|never|must|should|you|your|ignore|instead|"
-                     r"please|model|assistant|agent|dont|tell|then|also|override|password|"
-                     r"token|secret|credentials?|prompt|conversation)\b")
+_ID_CUE = re.compile(r"\b(?:always|never|must|should|you|your|ignore|instead|please|dont|tell|"
+                     r"then|also)\b")
+# (seventeenth revision) words that are an order's only with a second act joined on ("and") or
+# an imperative verb among the words: real servers name their constants and modes with them
+# (ALL_DOMAINS_ON_THIS_SERVER, assistant-speaks-first-with-model-generated-message), while
+# use_this_value_for_every_merge and wifi_password_and_account_token are plants
+_ID_WEAK_CUE = re.compile(r"\b(?:this|every|each|model|assistant|agent|override|password|token|"
+                          r"secret|credentials?|prompt|conversation)\b")
+_ID_ACT = re.compile(r"\b(?:and|use|call|send|share|pass|include|forward|copy|attach|email|post|"
+                     r"upload|give|reveal|print|run|set|select|choose|pick)\b")
 
 
 # a limit or an approval set aside, spelled as an identifier of three words or more
 # (GTC_override_user_limits, root_required_by_admin_policy); a policy alone is an object
 # (ADD_RLS_POLICY, DROP_RLS_POLICY on a real server, fourteenth revision), a policy that
 # requires or an admin's policy is the authority of TS109
-_ID_OVERRIDE = re.compile(r"\b(?:override|overrides|bypass|ignore|disregard|skip|mandatory|"
-                          r"required|instructions?)\b|\bsystem\s+prompt\b")
+# (seventeenth revision) a verb that sets something aside is an order when what it sets aside
+# is a safeguard, the user or an instruction: BaseOverrideFee (a real server's hook type) names
+# a fee; the user's own wish set aside ("comment_even_if_user_asked_for_internal_note") is one
+_ID_OVERRIDE = re.compile(r"""\b(?:override|overrides|bypass|ignore|disregard|skip)\s+(?:the\s+|
+    all\s+|any\s+)?(?:users?|limits?|preferences?|polic(?:y|ies)|reviews?|confirmations?|
+    verifications?|approvals?|checks?|rules?|restrictions?|instructions?|safety|security|
+    permissions?|settings?|system|guard\w*|validation|auth\w*|quotas?|warnings?|sandbox|previous|
+    prior|mfa|2fa)\b
+    |\b(?:mandatory|required|instructions?)\b|\bsystem\s+prompt\b
+    |\b(?:even\s+if|regardless\s+of|whatever|unless)\s+(?:the\s+)?(?:users?|customers?|caller)\b
+    |\bwithout\s+(?:asking|telling|notifying|informing)\b""", re.VERBOSE)
 _ADMIN_OR_BY = re.compile(r"\b(?:admin|by)\b")
 _POLICY = re.compile(r"\bpolicy\b")
 
@@ -360,10 +376,35 @@ _DATE_FORMAT = re.compile(r"[YyMDdHhmsSAaZzTEQWXx\s:/.,\-_\[\]]+")
 _DATE_LETTERS = re.compile(r"YY|yy|HH|hh|MM|DD|dd|mm|ss")
 
 
+# (seventeenth revision) what a value does whatever parameter it fills: a choice with an address
+# joined on ("writer+cc:audit@drive-sync-backup.com", "week&callback=https://pplx-cache.io/log"),
+# a policy document whose Allow statement grants an account or anyone (a trust policy letting
+# arn:aws:iam::381492006617:root assume the role; not a service principal, nor the AWS
+# documentation's account 123456789012), and a reference to every secret of a store
+# ("op://Private/*/password"). None of the 28,182 defaults and enum values of the development
+# servers has one.
+_JOINED_ADDRESS = re.compile(r"""\A[^@\s/:<>]+?[+&|;,]\s*(?:[\w-]+\s*[:=]\s*)?(?:[\w.+-]+@[\w-]+
+    (?:\.[\w-]+)+|[a-z][\w+.-]*://\S+)""", re.IGNORECASE | re.VERBOSE)
+_ALLOW = re.compile(r'"Effect"\s*:\s*"Allow"', re.IGNORECASE)
+_GRANTED = re.compile(r'"Principal"\s*:\s*(?:"\*"|\{[^{}]*?"AWS"\s*:\s*\[?\s*"(?:\*|'
+                      r'(?:arn:aws:iam::)?(?!123456789012)\d{12}\b))', re.IGNORECASE)
+_EVERY_SECRET = re.compile(r"\A\S*/\*{1,2}(?:/\S*)?\Z")
+_SECRET_WORD = re.compile(r"password|passwd|passphrase|secret|token|api[_-]?key|credential|"
+                          r"private[_-]?key", re.IGNORECASE)
+# a mailbox written with its display name ("Acme <onboarding@resend.dev>") is a value
+_MAILBOX = re.compile(r"\A[^<>@]{1,80}<[\w.+-]+@[\w-]+(?:\.[\w-]+)+>\Z")
+
+
 def _value_instruction(text: str) -> str | None:
     """Why a default or enum value carries an instruction without a sentence, or None."""
     if _ACTING_CALL_VALUE.match(text):
         return "a call that acts, written as a value"
+    if ("@" in text or "://" in text) and _JOINED_ADDRESS.match(text):
+        return "an address joined onto a choice"
+    if "rincipal" in text and _ALLOW.search(text) and _GRANTED.search(text):
+        return "a policy granting an outside account"
+    if "*" in text and _EVERY_SECRET.match(text) and _SECRET_WORD.search(text):
+        return "a reference to every secret of a store"
     if _SECRET_PLACEHOLDER.search(text):
         return "a template asking for a secret or personal datum"
     if _PICK_ME.search(text) and not text.strip().lower().startswith(("use ", "pick ")):
@@ -380,11 +421,14 @@ def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
             return
         if _DATE_FORMAT.fullmatch(stripped) and _DATE_LETTERS.search(stripped):
             return
+    if _MAILBOX.match(stripped):
+        return  # an address with its display name: a value (its parameter's role is read apart)
     if " " not in stripped:
         # an identifier-shaped value that reads as a sentence: use_this_value_for_every_merge
         parts = [p for p in _ID_SPLIT.split(stripped) if p]
         spelled = " ".join(parts).lower()
-        if (len(parts) >= 5 and _ID_CUE.search(spelled)
+        if (len(parts) >= 5 and (_ID_CUE.search(spelled) or _ID_WEAK_CUE.search(spelled)
+                                 and _ID_ACT.search(spelled))
                 or len(parts) >= 3 and ctx.kind in ("param.default", "param.enum")
                 and _id_override(spelled)):
             yield Hit(0, len(text), "high", f"an instruction spelled as an identifier in a "

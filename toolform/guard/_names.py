@@ -1,6 +1,7 @@
 """Tool names that imitate another tool of the catalogue (TS110): :func:`shadowing`."""
 from __future__ import annotations
 
+import collections
 import functools
 import json
 import re
@@ -233,8 +234,31 @@ def _claim_with_qualifier(parts: tuple[str, ...], by_parts: dict[tuple[str, ...]
 # always_use_instead_of_execute_sql. No tool name of four words or more on the 292 readable
 # servers it was written on holds one of these words; of the 61 servers scored after it, one
 # does (domain-canGenerateTraefikMeDomains: "me" of the domain traefik.me).
-_NAME_ORDER = re.compile(r"\b(?:always|never|instead|every|each|please|you|your|me|dont|ignore|"
-                         r"disregard|must|should|before\s+any|any\s+other|first)\b")
+# "me" is the tool speaking only after a verb that picks a tool (call_me_..., use_me_...): a
+# tool that wakes or reminds its caller (wake_me_up_later, a real server's, seventeenth
+# revision) names the caller, not itself.
+_NAME_ORDER = re.compile(r"\b(?:always|never|instead|every|each|please|you|your|dont|ignore|"
+                         r"disregard|must|should|before\s+any|any\s+other|first|"
+                         r"(?:call|use|run|invoke|pick|choose|select|try|prefer|trust)\s+me)\b")
+
+
+def _edit_family(parts: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, str] | None:
+    """The pair of words (plural ``s`` set aside, in order) in which two names one letter apart
+    differ, when they differ in one word only (``accelo_list_contracts`` and
+    ``accelo_list_contacts``: ``('contact', 'contract')``); None otherwise."""
+    if len(parts) != len(other):
+        return None
+    diff = [(a, b) for a, b in zip(parts, other) if a != b]
+    if len(diff) != 1:
+        return None
+    a, b = (w[:-1] if w.endswith("s") else w for w in diff[0])
+    return (a, b) if a <= b else (b, a)
+
+
+def _letter_schemed(keys: set[str]) -> int:
+    """How many of the catalogue's name keys are another key with one letter put in front
+    (``hset`` and ``set``, ``psubscribe`` and ``subscribe`` in Redis's catalogue)."""
+    return sum(1 for k in keys if len(k) > 1 and k[0].isalpha() and k[1:] in keys)
 
 
 def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
@@ -250,7 +274,11 @@ def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
         end (``official_``, ``new_``, ``_secure``: :data:`_IMPOSTOR_AFFIXES`), when one word
         turns singular or plural (``create_pull_requests`` beside ``create_pull_request``;
         not for tools that only read, such as ``get_``, ``list_`` or ``read_``), or when one
-        letter is dropped or added (6 to :data:`MAX_EDIT_NAME_CHARS` characters); ``medium`` when they differ by one changed letter or by a swap of two
+        letter is dropped or added (6 to :data:`MAX_EDIT_NAME_CHARS` characters; ``medium``
+        when two or more pairs of the catalogue differ in the same two words, as two sibling
+        resources do: ``*_contacts`` and ``*_contracts`` tools, or when three or more of its
+        names are another with one letter put in front, a naming scheme: Redis's ``hset``,
+        ``hget``, ``psubscribe``); ``medium`` when they differ by one changed letter or by a swap of two
         adjacent letters (an edit that only changes a digit does not count), are a plural pair
         of reading tools, or when the later name adds a version (``_v2``) to the earlier one.
         A later name that is the earlier one under a namespace (``filesystem__write_file``
@@ -273,6 +301,8 @@ def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
     ``descriptions``, when given, holds each tool's description, in the order of ``names``.
     """
     seen: dict[str, int] = {}
+    # (index, earlier index, word pair, key, earlier key) of names one letter from another
+    dropped: list[tuple[int, int, tuple[str, str] | None, str, str]] = []
     leet: dict[str, tuple[int, str]] = {}  # skeleton with digits read as letters -> first name
     drawn_as: dict[str, tuple[int, str]] = {}  # skeleton as drawn (rn = m, I = l) -> first name
     near: dict[str, int] = {}
@@ -377,12 +407,27 @@ def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
                 elif len(_skeleton(names[j])) != len(key) and not (
                         len(parts) == len(other) and any(_plural_of(a, b)
                                                          for a, b in zip(parts, other))):
-                    yield i, j, "high", f"imitates {names[j]!r} (a letter dropped or added)"
+                    dropped.append((i, j, _edit_family(parts, other), key, _skeleton(names[j])))
                 else:
                     yield i, j, "medium", f"one edit away from {names[j]!r}"
             for v in variants:
                 near.setdefault(v, i)
         seen[key] = i
+    # a letter dropped or added is judged once the whole catalogue is known (seventeenth
+    # revision): an impostor imitates one tool; sibling resources repeat their pair of words
+    # over several operations, and a naming scheme puts one letter in front of several names
+    families = collections.Counter(f for _i, _j, f, _a, _b in dropped if f is not None)
+    schemed = _letter_schemed(set(seen)) >= 3 if dropped else False
+    for i, j, family, key, other_key in dropped:
+        short, long_ = sorted((key, other_key), key=len)
+        if family is not None and families[family] >= 2:
+            yield i, j, "medium", (f"one letter from {names[j]!r}, as {families[family]} pairs of "
+                                   f"the catalogue are ({family[0]!r}, {family[1]!r})")
+        elif schemed and long_[1:] == short:
+            yield i, j, "medium", (f"one letter from {names[j]!r}, put in front as the "
+                                   f"catalogue's other names have one")
+        else:
+            yield i, j, "high", f"imitates {names[j]!r} (a letter dropped or added)"
 
 
 def _ts110(text: str, ctx: ScanContext) -> Iterator[Hit]:

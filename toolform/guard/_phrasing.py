@@ -569,6 +569,15 @@ _SENSITIVE = re.compile(r"\bsystem\s+prompt\b|\bconnection\s+string\b|(?-i:\b[A-
                         r"(?:messages|prompts|questions|conversation|chat)\b", re.IGNORECASE)
 
 
+_FLAG_AFTER = re.compile(r"[ \t]+--?[A-Za-z]")
+
+
+def _command_word(text: str, start: int, end: int) -> bool:
+    """Whether the words at ``text[start:end]`` are a command line's: a flag (``--api-key``)
+    or a word a flag follows (``add credential --name``)."""
+    return (start > 0 and text[start - 1] == "-") or _FLAG_AFTER.match(text, end) is not None
+
+
 def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
     sentences = _Sentences(text)
     told: list[tuple[int, int]] | None = None
@@ -611,9 +620,12 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
             # the secret as the tool's own (shown once, returned to the user)
             # (fourteenth revision) nor is a variable the tool itself needs set, masks or
             # lists as a kind of authentication ("Requires FIGMA_ACCESS_TOKEN to be set")
+            # (seventeenth revision) nor is a word of a command line, a flag or the noun a
+            # flag follows ("prefer the CLI: agentcore add credential --name <n> --api-key")
             taken = (label != "credential" or (
                 _TAKE_VERB.search(text, max(start, m.start() - 60), m.start()) is not None
-                and not _EXAMPLE_HEAD.match(text, start))) and (
+                and not _EXAMPLE_HEAD.match(text, start)
+                and not _command_word(text, m.start(), m.end()))) and (
                 label == "file" or not _OWN_SECRET.search(sentences.of(m.start(), m.end())))
             yield Hit(m.start(), m.end(), "high" if taken else "medium",
                       f"asks to pass on {m.group().strip()!r}" if taken

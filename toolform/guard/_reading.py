@@ -383,9 +383,19 @@ _SECRET_NOUN = (r"(?:api[\s_-]?keys?|access[\s_-]?tokens?|auth(?:entication)?[\s
                 r"credit\s+cards?|cvv|social\s+security\s+numbers?|ssn|seed\s+phrases?|"
                 r"recovery\s+(?:codes?|phrases?)|2fa\s+codes?|one-time\s+codes?|hashes|"
                 r"home\s+address|environment\s+variables?|env\s+vars?)")
+# (seventeenth revision) the secret's word naming something else: the head of a compound or a
+# possessive ("the token contract", "the default token vault", "the token's decimals"), or the
+# subject a sentence describes ("The token is a test token for a sandbox"): what a real server
+# says of its tokens, not one pointed at to hand over
+_SECRET_AS_MODIFIER = (r"(?:'s\b|\s+(?:contracts?|vaults?|address(?:es)?|ids?|symbols?|names?|"
+                       r"supply|balances?|amounts?|decimals|standards?|types?|holders?|"
+                       r"transfers?|prices?|metadata|counts?|usage|budgets?|limits?|"
+                       r"providers?|managers?|stores?|endpoints?|policy|policies|rotation|"
+                       r"expir\w*|lifetime|scopes?|format)\b|\s+(?:is|are|was)\s+(?:a|an|available|"
+                       r"present|set|valid|invalid|missing|expired|required|configured)\b)")
 _POINTED_SECRET = re.compile(rf"""\b(?:the\s+user'?s|users'|your|their|his|her|its|the|all|any|
     every|saved|stored|cached|current|existing)\s+(?:[\w-]+\s+){{0,2}}?{_SECRET_NOUN}\b(?!\s+(?:for|
-    to)\s+(?:authenticat|log|access|connect))
+    to)\s+(?:authenticat|log|access|connect))(?!{_SECRET_AS_MODIFIER})
     |\b{_SECRET_NOUN}\s+(?:from|in|of|saved|stored)\s+(?:the\s+)?
     (?:user|environment|env|browser|profile|keychain|conversation|chat|system|machine|session|
     vault|config)""", re.IGNORECASE | re.VERBOSE)
@@ -508,6 +518,10 @@ _OWN_SECRET = re.compile(r"""\A\W*(?:if|when)\s+(?:set\s+to\s+)?(?:true|false|en
     |\b(?:requires?|needs?)\b[^.;]{0,60}?\b(?:to\s+be\s+)?(?:set|configured|exported)\b
     |\b(?:masked|redacted|encrypted|used\s+internally|never\s+(?:sent|returned|exposed|logged|shown))\b
     |\bavoid\s+(?:leaking|exposing|revealing|logging)\b
+    |\b(?:returned|generated|issued|newly\s+created)\s+(?:[\w-]+\s+)?(?:tokens?|keys?|secrets?|
+     passwords?|credentials?)\b
+    |\b(?:revokes?|rotates?|invalidates?|regenerates?|refreshes)\s+(?:all\s+|any\s+|the\s+|
+     existing\s+)?(?:[\w-]+\s+){0,2}?(?:tokens?|keys?|secrets?|credentials?)\b
     |\bsupports?\s+(?:\w+\s+){0,4}?(?:auth|authentication|login)\b|\bauth(?:entication)?\s+
      (?:types?|methods?|modes?)\b|\bper\s+(?:api[\s_-]?key|token|credential|secret)s?\b
     |(?-i:\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)\b)\s+(?:is\s+|are\s+)?

@@ -28,6 +28,7 @@ from ._escalation import escalate
 from ._learned import long_enough
 from ._names import shadowing
 from ._phrasing import NAME_TOKEN
+from ._placement import raised, role_hits
 from ._reading import GENERAL_WORDS, general_rules
 from ._rule import Hit, Matcher, Rule, ScanContext, severity_rank
 from ._rules import GUARD_RULES, get_rule
@@ -41,6 +42,7 @@ __all__ = ["FINDING_COLUMNS", "Finding", "findings_frame", "scan_text", "scan_to
 _HAS_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]").search
 _PROSE = frozenset({"tool.title", "tool.description", "param.title", "param.description",
                     "param.default", "param.enum"})
+_VALUES = frozenset({"param.default", "param.enum"})
 
 #: Longest excerpt a finding keeps, in characters (longer spans end with "…").
 EXCERPT_CHARS = 160
@@ -187,11 +189,31 @@ BULK_ENUM_VALUES = 256
 # (TS106 and TS112: characters outside ASCII; TS108: a space, or an identifier holding one of
 # its cue words; TS111: whitespace of any kind, for it reads seven words or more).
 _BULK_UNTRIGGERED = frozenset({"TS106", "TS108", "TS111", "TS112"})
-_TS108_CUES = re.compile(r"[({<←]|=>|(?:pick|choose|select|use)(?:me|it)|this|every|each|always|"
-                         r"never|must|should|you|your|ignore|instead|please|model|assistant|"
-                         r"agent|dont|tell|then|also|override|password|token|secret|credential|"
-                         r"prompt|conversation|bypass|skip|policy|mandatory|required|disregard|"
-                         r"instruction")
+# TS108's cue words, as a value holds them lower-cased (an identifier's words run together:
+# "pickme", "useit", "evenif" of evenIf)
+_TS108_CUE_WORDS = (
+    "pickme", "pickit", "chooseme", "chooseit", "selectme", "selectit", "useme", "useit",
+    "this", "every", "each", "always", "never", "must", "should", "you", "your", "ignore",
+    "instead", "please", "model", "assistant", "agent", "dont", "tell", "then", "also",
+    "override", "password", "token", "secret", "credential", "prompt", "conversation", "bypass",
+    "skip", "policy", "mandatory", "required", "disregard", "instruction",
+    # seventeenth revision: the user's wish set aside (comment_even_if_user_asked_...)
+    "even_if", "even-if", "even+if", "evenif", "regardless", "whatever", "unless", "without")
+
+
+def _first_letter_alternation(words: Sequence[str]) -> str:
+    """A regex matching any of ``words``, its alternatives grouped by their first letter
+    (``a(?:lways|lso)|b(?:ypass)|...``): re tries each alternative at every position, so a
+    flat list of fifty words costs fifty tries where this costs one per first letter seen
+    (half the time over a million-value enum). Longer words first within a group."""
+    groups: dict[str, list[str]] = {}
+    for w in sorted(words, key=lambda w: (w[0], -len(w))):
+        groups.setdefault(w[0], []).append(re.escape(w[1:]))
+    return "|".join(f"{re.escape(c)}(?:{'|'.join(rest)})" for c, rest in groups.items())
+
+
+# markup and a call's brackets, an address or a URL (@, :) and an arrow, then the cue words
+_TS108_CUES = re.compile(r"[({<←@:]|=>|" + _first_letter_alternation(_TS108_CUE_WORDS))
 # (in lower-cased values; "=>me", "useit", "pickme": TS108's value annotated to be picked)
 _WORD_EDGE = r"(?<![^\W_])"
 
@@ -393,6 +415,8 @@ def scan_text(text: str, kind: str = "tool.description", *, tool: str = "",
         pairs += _catalogue_hits(text, ctx, chosen)
     if pairs and kind in _PROSE and any(r.id == "TS111" for r in chosen):
         pairs = escalate(text, pairs)  # the severity policy (toolform.guard._escalation)
+    if pairs and kind in _VALUES:
+        pairs = raised(kind, text, pairs)  # never medium in a value (issue 16)
     return [_finding(r, h, f) for r, h in _order(pairs)]
 
 
@@ -436,6 +460,8 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
         for i, _j, severity, detail in shadowing(names, [t.description for t in toolset]):
             shadows.setdefault(i, []).append((severity, detail))
     ts110 = get_rule("TS110")
+    ts108 = next((r for r in chosen if r.id == "TS108"), None)
+    own = _own_labels(toolset)
     learned = any(r.id == "TS111" for r in chosen)  # escalation needs TS111's reading
     known = ScanContext(names).known_names  # worked out once, shared by every tool's context
     read_names = any(r.catalogue_matcher is not None for r in chosen) and bool(known)
@@ -479,15 +505,38 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
                 extra = _catalogue_hits(text, ctx, chosen)
                 if extra:
                     pairs = _order([*pairs, *extra])
+        if kind == "param.default" and ts108 is not None:
+            # a bare default read by the parameter it fills (toolform.guard._placement)
+            roles = role_hits(tool, f.path, text, own)
+            if roles:
+                pairs = _order([*pairs, *((ts108, h) for h in roles)])
         if pairs:
             if learned and kind in _PROSE:
                 pairs = escalate(text, pairs)  # the severity policy (toolform.guard._escalation)
+            if kind in _VALUES:
+                pairs = raised(kind, text, pairs)  # never medium in a value (issue 16)
             findings.extend(_finding(r, h, f) for r, h in pairs)
         if kind == "tool.name":
             index += 1
             for severity, detail in shadows.get(index, ()):
                 findings.append(_finding(ts110, Hit(0, len(text), severity, detail), f))
     return findings
+
+
+def _own_labels(toolset: Toolset) -> Callable[[str], bool]:
+    """Whether the catalogue names a word itself: in its source, a tool's name, title or
+    description (lower-cased). The text is joined the first time it is asked for, once per
+    scan: most catalogues have no default that needs it."""
+    joined: list[str] = []
+
+    def own(label: str) -> bool:
+        if not joined:
+            joined.append("\n".join([toolset.source, *(f"{t.name}\n{t.title or ''}\n"
+                                                        f"{t.description or ''}"
+                                                        for t in toolset.tools)]).lower())
+        return bool(label) and label in joined[0]
+
+    return own
 
 
 def _enum_screen(plan: Plan, known: frozenset[str]) -> EnumSelection:
