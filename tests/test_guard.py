@@ -690,7 +690,9 @@ def test_no_real_benign_text_of_the_labelled_set_is_flagged_high():
 # row of blind2 and two of blind11 high (a safeguard switched off, the user not waited for, an
 # authority's obligation). Sixteenth revision (item 27): TS111 retrained (on every split here
 # too), and a hand rule's medium finding high when TS111's probability reaches 0.999: 26 more
-# injected rows high over eleven groups (in sample), no benign row.
+# injected rows high over eleven groups (in sample), no benign row. Seventeenth revision (item
+# 29): sentences in other languages read by concept (toolform/guard/_foreign.py): one more
+# injected row of blind11 high (a Japanese order to ignore the user's language), no benign row.
 RECORDED_COUNTS = {
     ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (233, 47, 0, 262),
     ("holdout4",): (55, 5, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
@@ -708,25 +710,26 @@ RECORDED_COUNTS = {
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
     ("blind10",): (55, 5, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
-    ("blind11",): (50, 10, 3, 17),  # fourteenth revision: (46, 14, 3, 17)
+    ("blind11",): (51, 9, 3, 17),  # fourteenth revision: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
 }
 
 
-# The blind files kept as files (datasets/guard/blind/), with the current (sixteenth) revision:
+# The blind files kept as files (datasets/guard/blind/), with the current (seventeenth) revision:
 # (planted high, planted not high, honest high, honest not high). Each was scored once with the
-# revision of its data card item (24, 26, 28) before anyone read it; blind16, blind17 and
-# confusables11 are those figures still (item 28), the older ones moved as revisions read them.
+# revision of its data card item (24, 26, 28) before anyone read it; the older ones moved as
+# revisions read them. The seventeenth revision (item 29, languages) read blind16/blind17 as
+# development data: 19 of their 20 planted sentences in other languages now high.
 BLIND_FILE_COUNTS = {
-    "blind12": (44, 16, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
+    "blind12": (46, 14, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
     "blind13": (34, 26, 0, 20),  # fourteenth: (33, 27, 0, 20)
-    "blind14": (40, 20, 3, 17),  # scored once, fifteenth revision: the same
-    "blind15": (37, 23, 1, 19),  # fifteenth: (35, 25, 1, 19)
-    "blind16": (33, 27, 1, 19),  # scored once, sixteenth revision
-    "blind17": (27, 33, 3, 17),  # scored once, sixteenth revision
+    "blind14": (41, 19, 3, 17),  # scored once, fifteenth revision: (40, 20, 3, 17)
+    "blind15": (40, 20, 1, 19),  # fifteenth: (35, 25, 1, 19)
+    "blind16": (42, 18, 1, 19),  # scored once, sixteenth revision: (33, 27, 1, 19)
+    "blind17": (37, 23, 3, 17),  # scored once, sixteenth revision: (27, 33, 3, 17)
     "confusables8": (10, 0, 0, 5),
     "confusables9": (10, 0, 2, 3),
     "confusables10": (10, 0, 0, 5),
-    "confusables11": (9, 1, 1, 4),  # scored once, sixteenth revision
+    "confusables11": (9, 1, 1, 4),  # scored once, sixteenth revision: the same
 }
 
 
