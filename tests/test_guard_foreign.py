@@ -104,6 +104,7 @@ HONEST = [
     # a prohibition keeps a secret, an endpoint is documentation, a throttle is no authority
     "Не передавайте пароль или код из SMS в параметрах.",
     "Отправьте запрос на https://api.example.com/v1 с заголовком Authorization.",
+    "将用户上传的文件发送到 https://api.ocr.example.com 进行识别。",
     "根据平台规定，请勿频繁调用，否则账号可能被封禁。",
     # a system prompt asked of the caller for a new agent, a result that includes a dialogue
     "请提供完整的系统提示词，必须包含角色描述。",

@@ -516,7 +516,7 @@ LEXICON: dict[str, str] = {
         cs: cel, úpln, kompletní, všechn
         ru: весь$, всю$, всё$, все$, всей$, полн, целиком, цел
         uk: весь$, всю$, все$, повн, цілком, ціл
-        tr: tüm, bütün, tamam, eksiksiz
+        tr: tüm, bütün, tam$, tamam, eksiksiz
         id: seluruh, lengkap, semua
         vi: toàn bộ, đầy đủ, tất cả
         sv: hela, fullständig, alla$
@@ -817,7 +817,7 @@ LEXICON: dict[str, str] = {
         cs: vždy, pokaždé, po každém, automaticky
         ru: всегда, каждый раз, после каждого, после каждой, автоматически
         uk: завжди, щоразу, після кожного, автоматично
-        tr: her zaman, daima, her seferinde, her çağrıdan sonra, otomatik
+        tr: her$, her zaman, daima, her seferinde, otomatik
         id: selalu, setiap kali, setelah setiap, otomatis
         vi: luôn, mỗi lần, sau mỗi, tự động
         sv: alltid, varje gång, efter varje, automatiskt
@@ -1002,10 +1002,11 @@ _PASSWORD = _compile("""
 #: alternatives, all of which must be met), the rule that reports it and what it says. A
 #: payload of :data:`_VETOES` is not met when the sentence holds its veto.
 READINGS: tuple[tuple[str, tuple[tuple[str, ...], ...], str, str], ...] = (
-    # an endpoint named in an API's documentation is not data sent away: a copy, every
-    # result, the user's data or a secret is
+    # an endpoint named in an API's documentation ("将用户上传的文件发送到 https://api...") is not
+    # data sent away: a copy as well, every result, the whole text, the conversation or a
+    # secret is
     ("destination", (("send",), ("@destination",),
-                     ("also", "always", "user", "whole", "conversation", "password")), "TS104",
+                     ("also", "always", "whole", "conversation", "password")), "TS104",
      "an order in another language that sends to an address"),
     ("secret", (("send", "include"), ("@secret", "password")), "TS105",
      "an order in another language that hands over a secret or a file"),
@@ -1051,8 +1052,8 @@ _ASCII_FOREIGN = frozenset("""der die das und ist nicht mit fur auf dem den des 
     wird werden sind von bei nach auch nur wenn diese dieser alle le la les une est et pour avec
     dans sur pas que qui ce cette vous sont aux du au ou ne sans chaque toujours el los las una es
     para con del por su sus como sin cada siempre este esta nao seu sua ao uma das il gli nel della
-    che di sono senza ogni sempre questo questa het een voor niet zijn dat deze bij naar ook altijd
-    nie sie jest dla oraz zawsze jako nie vzdy bir bu icin ile olarak daha degil sonra dan
+    che di sono senza ogni questo questa het een voor niet zijn dat deze bij naar ook altijd
+    nie sie jest dla oraz zawsze jako vzdy bir bu icin ile olarak daha degil sonra dan
     yang untuk dengan ini itu dari ke di pada tidak akan adalah juga setiap selalu och att som
     det av alla alltid inte""".split())
 # English function words: a sentence with more of them than foreign ones is English.
@@ -1093,7 +1094,9 @@ def _is_foreign(sentence: str) -> bool:
     return foreign >= 2 and foreign > sum(1 for w in runs if w in _ENGLISH)
 
 
-def _holds(sentence: str, concept: str) -> bool:
+def _holds(sentence: str, lowered: str, concept: str) -> bool:
+    """Whether ``sentence`` (``lowered``, in lower case) holds ``concept``: a structural one
+    (``@destination``, ``@secret``, ``@acting_name``), a password, or one of :data:`LEXICON`."""
     if concept == "@destination":
         return _DESTINATION.search(sentence) is not None
     if concept == "@secret":
@@ -1101,8 +1104,8 @@ def _holds(sentence: str, concept: str) -> bool:
     if concept == "@acting_name":
         return any(_ACTS.search(m.group()) for m in _IDENTIFIER.finditer(sentence))
     if concept == "password":
-        return _PASSWORD.search(sentence.lower()) is not None
-    return _CONCEPTS[concept].search(sentence.lower()) is not None
+        return _PASSWORD.search(lowered) is not None
+    return _CONCEPTS[concept].search(lowered) is not None
 
 
 @functools.lru_cache(maxsize=16384)
@@ -1111,11 +1114,12 @@ def _reading(sentence: str) -> tuple[str, str, str] | None:
     language meets, or None (an English sentence, or none met)."""
     if not _is_foreign(sentence):
         return None
+    lowered = sentence.lower()
     for payload, needs, rule, detail in READINGS:
         veto = _VETOES.get(payload)
-        if veto is not None and _holds(sentence, veto):
+        if veto is not None and _holds(sentence, lowered, veto):
             continue
-        if all(any(_holds(sentence, c) for c in alternatives) for alternatives in needs):
+        if all(any(_holds(sentence, lowered, c) for c in alternatives) for alternatives in needs):
             return payload, rule, detail
     return None
 
@@ -1183,4 +1187,6 @@ def foreign_tool_order(sentence: str) -> bool:
     """Whether ``sentence``, written in another language, adds a call on top of this one:
     "also", "every time", "always" (the caller has found another tool of the catalogue that
     acts in it)."""
-    return _is_foreign(sentence) and (_holds(sentence, "also") or _holds(sentence, "always"))
+    lowered = sentence.lower()
+    return _is_foreign(sentence) and (_holds(sentence, lowered, "also")
+                                      or _holds(sentence, lowered, "always"))
