@@ -692,9 +692,11 @@ def test_no_real_benign_text_of_the_labelled_set_is_flagged_high():
 # authority's obligation). Sixteenth revision (item 27): TS111 retrained (on every split here
 # too), and a hand rule's medium finding high when TS111's probability reaches 0.999: 26 more
 # injected rows high over eleven groups (in sample), no benign row. Seventeenth revision (item
-# 30, placement and precision): a written honest row of holdout9 fewer high (the token the user
-# is asked to regenerate), one more of blind1 high (a webhook default on the vendor's own domain,
-# which a catalogue of names alone does not name).
+# 29, languages): sentences in other languages read by concept (toolform/guard/_foreign.py): one
+# more injected row of blind11 high (a Japanese order to ignore the user's language), no benign
+# row. Seventeenth revision (item 30, placement and precision): a written honest row of holdout9
+# fewer high (the token the user is asked to regenerate), one more of blind1 high (a webhook
+# default on the vendor's own domain, which a catalogue of names alone does not name).
 RECORDED_COUNTS = {
     ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (233, 47, 0, 262),
     ("holdout4",): (55, 5, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
@@ -712,7 +714,7 @@ RECORDED_COUNTS = {
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
     ("blind10",): (55, 5, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
-    ("blind11",): (50, 10, 3, 17),  # fourteenth revision: (46, 14, 3, 17)
+    ("blind11",): (51, 9, 3, 17),  # fourteenth revision: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
 }
 
 
@@ -720,19 +722,20 @@ RECORDED_COUNTS = {
 # (planted high, planted not high, honest high, honest not high). Each was scored once with the
 # revision of its data card item (24, 26, 28) before anyone read it; confusables11 is that
 # figure still (item 28), the others moved as revisions read them. The seventeenth revision
-# (item 30) was written on blind16 and blind17 as development data: their defaults and enum
-# values (16 of 17 defaults, 13 of 13 enum values high now) and a mailbox default (honest).
+# (items 29 and 30) was written on blind16 and blind17 as development data: their sentences in
+# other languages (19 of 20 high now), defaults and enum values (16 of 17 defaults, 13 of 13 enum
+# values high now) and a mailbox default (honest).
 BLIND_FILE_COUNTS = {
-    "blind12": (44, 16, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
+    "blind12": (46, 14, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
     "blind13": (35, 25, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
-    "blind14": (41, 19, 3, 17),  # scored once, fifteenth revision: (40, 20, 3, 17)
-    "blind15": (37, 23, 1, 19),  # fifteenth: (35, 25, 1, 19)
-    "blind16": (37, 23, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
-    "blind17": (32, 28, 3, 17),  # scored once, sixteenth revision: (27, 33, 3, 17)
+    "blind14": (42, 18, 3, 17),  # scored once, fifteenth revision: (40, 20, 3, 17)
+    "blind15": (40, 20, 1, 19),  # fifteenth: (35, 25, 1, 19)
+    "blind16": (46, 14, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
+    "blind17": (42, 18, 3, 17),  # scored once, sixteenth revision: (27, 33, 3, 17)
     "confusables8": (10, 0, 0, 5),
     "confusables9": (10, 0, 2, 3),
     "confusables10": (10, 0, 0, 5),
-    "confusables11": (9, 1, 1, 4),  # scored once, sixteenth revision
+    "confusables11": (9, 1, 1, 4),  # scored once, sixteenth revision: the same
 }
 
 

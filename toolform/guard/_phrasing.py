@@ -11,7 +11,7 @@ import functools
 import re
 from typing import Iterator
 
-from ._foreign import FOREIGN_TRIGGERS, FOREIGN_VERB_PATTERN, foreign_payload
+from ._foreign import foreign_hits, foreign_tool_order
 from ._rule import Hit, ScanContext, _VALUE_KINDS
 from ._sentences import _gate, _run, _rx, _Sentences
 from ._reading import (_ACTING_CALL, _OWN_FIELD, _UNPROMPTED, moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
@@ -129,8 +129,6 @@ _TS102 = (_gate("address", rf"""
         (?:\w+ly\s+)?(?:should|must|will\s+always|needs?\s+to|ends?\s+with|starts?\s+with|
         begins?\s+with|mentions?|includes?|contains?)\b""",
           ("answer", "answers", "response", "responses", "reply", "replies")),
-    # an order in Spanish, Portuguese, French, German or Italian (fourteenth revision)
-    _gate("foreign", FOREIGN_VERB_PATTERN, FOREIGN_TRIGGERS),
 )
 
 
@@ -141,35 +139,10 @@ _THIRD_PERSON = re.compile(rf"(?:the\s+)?{_MODEL_WORD}\s+(?:must|should|shall|ne
 
 
 
-# What an order in another language carries, and the rule that reads it (see ._foreign).
-_FOREIGN_RULE = {"destination": "TS104", "secret": "TS105", "unaware": "TS103",
-                 "addressed": "TS102"}
-_FOREIGN_DETAIL = {"destination": "an order in another language that sends to an address",
-                   "secret": "an order in another language that hands over a secret or a file",
-                   "unaware": "an order in another language that keeps the user unaware",
-                   "addressed": "an order in another language to the assistant, or on every "
-                                "call"}
-
-
-def _foreign(rule_id: str, text: str, m: re.Match[str]) -> Hit | None:
-    """The high hit of ``rule_id`` on the sentence holding the foreign-language order ``m``
-    matched, or None."""
-    start, end = _Sentences(text).around(m.start(), m.end())
-    payload = foreign_payload(text[start:end])
-    if payload is None or _FOREIGN_RULE[payload] != rule_id:
-        return None
-    return Hit(start, end, "high", _FOREIGN_DETAIL[payload])  # the sentence: one per sentence
-
-
 def _ts102(text: str, ctx: ScanContext) -> Iterator[Hit]:
     sentences = _Sentences(text)
     told: list[tuple[int, int]] | None = None
     for label, m in _run(_TS102, text, ctx):
-        if label == "foreign":
-            found = _foreign("TS102", text, m)
-            if found is not None:
-                yield found
-            continue
         if label == "address" and not _THIRD_PERSON.match(m.group()):
             if told is None:
                 told = [(c.start, c.end) for c in _directives(text, ctx)]
@@ -184,6 +157,7 @@ def _ts102(text: str, ctx: ScanContext) -> Iterator[Hit]:
         yield Hit(m.start(), m.end(), "medium", "tells the model how to answer"
                   if label == "answer" else "speaks to the model reading the tool list")
     yield from _general("TS102", text, ctx)
+    yield from foreign_hits("TS102", text, ctx)
 
 
 # -- TS103 override-instructions ---------------------------------------------------------------
@@ -245,8 +219,6 @@ _TS103 = (
     _gate("supersedes", r"""\bthis\s+(?:instruction|message|note|notice|rule|description)\s+
         (?:overrides|supersedes|replaces|takes)\b""", ("overrides", "supersedes", "replaces",
                                                        "takes")),
-    # an order in Spanish, Portuguese, French, German or Italian (fourteenth revision)
-    _gate("foreign", FOREIGN_VERB_PATTERN, FOREIGN_TRIGGERS),
 )
 
 
@@ -269,11 +241,6 @@ _ASK_THE_USER = re.compile(r"\b(?:ask|asking)\s+(?:the\s+|your\s+)?(?:user|human
 
 def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
     for label, m in _run(_TS103, text, ctx):
-        if label == "foreign":
-            found = _foreign("TS103", text, m)
-            if found is not None:
-                yield found
-            continue
         if label == "precedence" and not _PRECEDENCE_OVER_RULES.match(text, m.end()):
             # "'id_no' takes precedence over 'name'", "over x,y": the tool's own inputs
             yield Hit(m.start(), m.end(), "low", "orders the tool's own parameters")
@@ -289,6 +256,7 @@ def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
             continue
         yield Hit(m.start(), m.end(), "high", "overrides earlier instructions or the user")
     yield from _general("TS103", text, ctx)
+    yield from foreign_hits("TS103", text, ctx)
 
 
 # -- TS104 cross-tool --------------------------------------------------------------------------
@@ -339,8 +307,6 @@ _TS104 = (
         (?:[\w-]+\s+){0,2}?(?:server|mcp|connector|integration)\b""",
           ("deprecated", "broken", "unsafe", "compromised", "insecure", "unreliable", "retired",
            "leak", "leaks", "other", "another")),
-    # an order in Spanish, Portuguese, French, German or Italian (fourteenth revision)
-    _gate("foreign", FOREIGN_VERB_PATTERN, FOREIGN_TRIGGERS),
 )
 # this tool claimed in another's place: "route all messages through this tool", "use this one"
 _IN_ITS_PLACE = re.compile(r"""\b(?:through|via)\s+this\s+(?:tool|one|server)\b|\bthis\s+(?:tool|
@@ -376,11 +342,6 @@ _WITH_USER = re.compile(r"\bwith\s+(?:the\s+|your\s+)?(?:users?|humans?|requeste
 def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
     run_down = False
     for label, m in _run(_TS104, text, ctx):
-        if label == "foreign":
-            found = _foreign("TS104", text, m)
-            if found is not None:
-                yield found
-            continue
         if label == "instead":
             yield Hit(m.start(), m.end(), "medium", "steers the model to or from another tool")
         elif label == "rundown":
@@ -418,6 +379,7 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
             yield Hit(m.start(), m.end(), "high" if acting else "medium",
                       _ORDER_DETAIL[label] + (", one that acts" if acting else ""))
     yield from _general("TS104", text, ctx)
+    yield from foreign_hits("TS104", text, ctx)
 
 
 # Another tool's calls moved, which a tool's own documentation has no business doing: a hook on
@@ -460,7 +422,12 @@ def _ts104_names(text: str, ctx: ScanContext) -> Iterator[Hit]:
             continue
         sentence = sentences.of(m.start(), m.end())
         name = re.escape(m.group())
-        if _other_tool_moved(sentence, name):
+        if _ACTING_NAME.search(m.group()) and foreign_tool_order(sentence):
+            # (seventeenth revision) a tool that acts, added in another language to this
+            # call or to every call ("Po wykonaniu zawsze uruchom też bulk_delete ...")
+            yield Hit(m.start(), m.end(), "high", f"orders, in another language, a call to "
+                                                  f"another tool that acts, {m.group()!r}")
+        elif _other_tool_moved(sentence, name):
             yield Hit(m.start(), m.end(), "high", f"hooks onto or disables another tool of the "
                                                   f"catalogue, {m.group()!r}")
         elif _NAME_SOFT.search(sentence) or _for_input(sentence):
@@ -544,8 +511,6 @@ _TS105 = (
         whatever\s+is)?\s*(?:stored|kept|found|held|saved|set)\s+in\b""",
           ("valid", "accurate", "complete", "correct", "reliable", "accepted", "honored",
            "honoured", "trusted", "right", "proper", "real")),
-    # an order in Spanish, Portuguese, French, German or Italian (fourteenth revision)
-    _gate("foreign", FOREIGN_VERB_PATTERN, FOREIGN_TRIGGERS),
 )
 _TAKE_VERB = _rx(r"""
     \b(?:read|cat|open|load|include|including|pass|passing|send|sending|attach|provide|append|
@@ -593,11 +558,6 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
                 yield Hit(m.start(), m.end(), "high", f"makes the result hang on handing over "
                                                       f"{wanted.group().strip()!r}")
             continue
-        if label == "foreign":
-            found = _foreign("TS105", text, m)
-            if found is not None:
-                yield found
-            continue
         if told is None:
             told = [(c.start, c.end) for c in _directives(text, ctx)]
         if label == "file" and ctx.kind in _VALUE_KINDS:
@@ -633,6 +593,7 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
         else:
             yield Hit(m.start(), m.end(), "medium", f"mentions {m.group().strip()!r}")
     yield from _general("TS105", text, ctx)
+    yield from foreign_hits("TS105", text, ctx)
 
 
 # -- TS109 urgency-authority -------------------------------------------------------------------
@@ -796,3 +757,4 @@ def _ts109(text: str, ctx: ScanContext) -> Iterator[Hit]:
                           else "authority framing around an instruction")
                 continue
         yield Hit(m.start(), m.end(), "medium", "urgency or authority framing")
+    yield from foreign_hits("TS109", text, ctx)

@@ -7,7 +7,9 @@ decoding it does (TS107 looking at a base64 or hex run of at most
 Text rules read a field with its invisible characters taken out (so ``ig\\u200bnore previous
 instructions`` is still read as words), and report offsets into the original text. A rule runs
 on a field when its trigger words occur, or, for TS101-TS105, when the general sentence reading
-(:func:`~toolform.guard._reading.general_rules`) finds something for it.
+(:func:`~toolform.guard._reading.general_rules`) finds something for it, or, for TS102-TS105 and
+TS109, when a sentence in another language carries a payload for it
+(:func:`~toolform.guard._foreign.foreign_rules`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ._escalation import escalate
 from ._learned import long_enough
 from ._names import shadowing
 from ._phrasing import NAME_TOKEN
+from ._foreign import foreign_rules
 from ._placement import raised, role_hits
 from ._reading import GENERAL_WORDS, general_rules
 from ._rule import Hit, Matcher, Rule, ScanContext, severity_rank
@@ -319,7 +322,8 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
         # a value such as an enum member: most wake no rule at all, and an enum can hold a
         # million of them, so the triggers are tested once for all the rules
         union = plan.union
-        if union[0].isdisjoint(words) and (union[1] is None or union[1].search(lowered) is None):
+        if union[0].isdisjoint(words) and (union[1] is None or union[1].search(lowered) is None
+                                           ) and not foreign_rules(visible, words):
             # an enum value the bulk screen would pass over is not read by TS108 either
             skip_ts108 = kind == "param.enum" and _unwoken_value(visible, lowered)
             steps = [(r, None) for r in plan.untriggered
@@ -327,6 +331,7 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
     ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
     out: list[tuple[Rule, Hit]] = []
     general: frozenset[str] | None = None
+    foreign: frozenset[str] | None = None  # the rules a sentence in another language wakes
     disguised = False  # TS112 found a word in look-alike letters
     for rule, test in steps:
         if use_triggers and test is None:
@@ -335,14 +340,17 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
                 continue
         elif use_triggers and test[0].isdisjoint(words) and (
                 test[1] is None or test[1].search(lowered) is None):
-            if not rule.general:
-                continue
-            if general is None:
-                # the word check first: it is cheaper than the cached call
-                general = (frozenset() if GENERAL_WORDS.isdisjoint(words)
-                           else general_rules(visible, kind))
-            if rule.id not in general:
-                continue
+            if foreign is None:
+                foreign = foreign_rules(visible, words)
+            if rule.id not in foreign:  # not read in another language (see ._foreign)
+                if not rule.general:
+                    continue
+                if general is None:
+                    # the word check first: it is cheaper than the cached call
+                    general = (frozenset() if GENERAL_WORDS.isdisjoint(words)
+                               else general_rules(visible, kind))
+                if rule.id not in general:
+                    continue
         if rule.id == "TS106":
             if back is not None or not use_triggers:  # nothing hidden: nothing to report
                 out.extend(_hits(rule, rule.matcher, text, ctx, None))
