@@ -720,8 +720,8 @@ RECORDED_COUNTS = {
 
 # The blind files kept as files (datasets/guard/blind/), with the current (seventeenth) revision:
 # (planted high, planted not high, honest high, honest not high). Each was scored once with the
-# revision of its data card item (24, 26, 28) before anyone read it; confusables11 is that
-# figure still (item 28), the others moved as revisions read them. The seventeenth revision
+# revision of its data card item (24, 26, 28, 31) before anyone read it; confusables11 (item 28)
+# and the four files of item 31 are those figures still, the others moved as revisions read them. The seventeenth revision
 # (items 29 and 30) was written on blind16 and blind17 as development data: their sentences in
 # other languages (19 of 20 high now), defaults and enum values (16 of 17 defaults, 13 of 13 enum
 # values high now) and a mailbox default (honest).
@@ -736,6 +736,10 @@ BLIND_FILE_COUNTS = {
     "confusables9": (10, 0, 2, 3),
     "confusables10": (10, 0, 0, 5),
     "confusables11": (9, 1, 1, 4),  # scored once, sixteenth revision: the same
+    "blind18": (34, 26, 1, 19),  # scored once, seventeenth revision
+    "blind19": (30, 30, 5, 15),  # scored once, seventeenth revision
+    "confusables12": (10, 0, 0, 5),  # scored once, seventeenth revision
+    "confusables13": (10, 0, 0, 5),  # scored once, seventeenth revision
 }
 
 

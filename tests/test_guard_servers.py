@@ -77,23 +77,27 @@ RECORDED = {
     # batch 8 (51 servers) scored once with it, frozen before anyone had read batch 8
     # (2026-12-03 19:16 UTC); its development half (29) joins ("dev", None), which was
     # (191, 53814, 77, 173) before it
-    # Seventeenth revision (placement and precision, written on the development servers only):
-    # ("dev", None) was (220, 65480, 125, 196) with the sixteenth
-    ("dev", None): (220, 65480, 65, 205),
+    # Seventeenth revision (other languages; placement and precision; written on the
+    # development servers only): ("dev", None) was (220, 65480, 125, 196) with the sixteenth,
+    # (220, 65480, 65, 205) with the seventeenth; held-out batch 3 had 8 texts high
+    # batch 9 (43 servers) scored once with the seventeenth revision, frozen before anyone had
+    # read it (2026-12-04 19:46 UTC); its development half (19) joins ("dev", None)
+    ("dev", None): (239, 70442, 74, 218),
     ("heldout", 1): (54, 9998, 35, 44),
     ("heldout", 2): (12, 6043, 16, 8),
-    ("heldout", 3): (31, 21693, 8, 27),
+    ("heldout", 3): (31, 21693, 10, 27),
     ("heldout", 4): (41, 6331, 2, 40),
     ("heldout", 5): (28, 6246, 0, 28),  # (18, 3705, 0, 18) before the remainder's 10
     ("heldout", 6): (20, 6702, 0, 20),
     ("heldout", 7): (26, 3765, 5, 24),
     ("heldout", 8): (22, 3529, 4, 19),
+    ("heldout", 9): (24, 2613, 3, 21),
 }
 
 
 #: The batches the guard has been scored on. A batch captured for a one-time held-out scoring
-#: (batch 9, issue 16) is not scanned here until that scoring has been made and recorded above:
-#: reading its findings before would spend it.
+#: is left out of RECORDED, and so not scanned here, until that scoring has been made and
+#: recorded above: reading its findings before would spend it.
 SCORED = sorted({batch for _split, batch in RECORDED if batch is not None})
 
 
@@ -104,9 +108,9 @@ def corpus_rows():
     return [row for batch in SCORED for row in evaluate.rows(batch=batch)]
 
 
-def test_only_the_batch_awaiting_its_scoring_is_left_out_of_the_recorded_figures():
+def test_every_batch_of_the_manifest_is_scored_and_recorded():
     assert evaluate.batches() == list(range(1, 10))  # what evaluate.py --batch accepts
-    assert SCORED == list(range(1, 9))
+    assert SCORED == evaluate.batches()
 
 
 @pytest.mark.parametrize("split,batch", sorted(RECORDED, key=str))
