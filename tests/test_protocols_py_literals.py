@@ -315,6 +315,23 @@ def test_what_the_reader_declines(text):
     assert reader_calls(text, "eval") is None
 
 
+# Numbers of up to 64 characters are read; the number pattern looks at most one character past
+# that (a million-digit argument cost a quarter of a second when it read the whole run), so a
+# number cut at the window must still be declined, never read short.
+@pytest.mark.parametrize("number, read", [
+    ("9" * 64, True), ("9" * 65, False), ("9" * 1_000_000, False),
+    ("9" * 63 + "e5", False), ("9" * 62 + "e5", True), ("9" * 64 + "_5", False),
+    ("9" * 64 + ".", False), ("-" + "9" * 63, True), ("9" * 32 + "." + "9" * 31, True),
+])
+def test_numbers_at_the_edge_of_the_window(number, read):
+    text = f"f(a={number})"
+    if read:
+        (name, _args, keywords, _span), = check(text)
+        assert (name, keywords) == ("f", [("a", ast.literal_eval(number))])
+    else:
+        assert reader_calls(text) is None
+
+
 def test_several_statements_and_blank_lines_keep_their_spans():
     text = "get_weather(city='Paris')\n\n   \nmath.factorial(n=5)\n"
     assert check(text) == [("get_weather", [], [("city", "Paris")], (0, 25)),

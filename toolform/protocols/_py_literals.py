@@ -187,7 +187,10 @@ class _Reader:
                 if "\\" in body and m.group(1) not in ("r", "R"):
                     body = _ESCAPE.sub(_escape, body)
                 return body, self.after(m.end())
-        m = _NUMBER.match(text, pos) if first in _NUMBER_START else None
+        # the match stops one character past the longest number read here, so a long digit run
+        # costs a bounded look, not a backtracking pass over all of it
+        m = (_NUMBER.match(text, pos, pos + _MAX_NUMBER_CHARS + 1)
+             if first in _NUMBER_START else None)
         if m is not None:
             token = m.group()
             if len(token) > _MAX_NUMBER_CHARS:
