@@ -4,6 +4,7 @@ ones copied from the captured servers of ``datasets/mcp_servers``, named in the 
 
 from __future__ import annotations
 
+import json
 
 import pytest
 
@@ -263,9 +264,15 @@ def test_the_brand_prefixes_are_what_the_build_script_computes_and_what_real_ser
     table = script.brand_prefixes(script.catalogues(script.BUILT_BEFORE))
     assert {w: e["server"] for w, e in table.items()} == brand_prefixes()
     # the false-positive cost on every captured catalogue, those captured after the table too
-    # (each scanned with its own names)
-    catalogues = script.catalogues()
+    # (each scanned with its own names), but for those of the batches that await a one-time
+    # held-out scoring (the manifest's awaiting_scoring; issue 16): none is read before it
+    manifest = json.loads((script.SERVERS / "servers.json").read_text(encoding="utf-8"))
+    waiting = {s["name"] for s in manifest["servers"]
+               if s.get("batch", 1) in manifest["awaiting_scoring"]}
+    every = script.catalogues()
+    catalogues = {k: v for k, v in every.items() if k not in waiting}
     assert len(catalogues) == 508  # 497 captures of batches 1-9 and the 11 reference servers
+    assert waiting & every.keys()  # the awaiting captures are there, and left out here
     tripped = [(server, names[i]) for server, (found, _label) in catalogues.items()
                for names in [tuple(sorted(found))]
                for i, _j, _s, detail in shadowing(names) if "prefix of the" in detail]

@@ -15,12 +15,13 @@ CORPUS = Path(__file__).resolve().parents[1] / "datasets" / "mcp_servers"
 sys.path.insert(0, str(CORPUS))
 import evaluate  # noqa: E402  (datasets/mcp_servers/evaluate.py)
 
-MANIFEST = json.loads((CORPUS / "servers.json").read_text(encoding="utf-8"))["servers"]
+MANIFEST_DOC = json.loads((CORPUS / "servers.json").read_text(encoding="utf-8"))
+MANIFEST = MANIFEST_DOC["servers"]
 CAPTURES = {p.stem: json.loads(p.read_text(encoding="utf-8"))
             for p in sorted((CORPUS / "tools").glob("*.json"))}
 def test_the_corpus_has_the_servers_and_tools_its_card_reports():
-    assert len(CAPTURES) == 497
-    assert sum(len(d["tools"]) for d in CAPTURES.values()) == 12273
+    assert len(CAPTURES) == 545
+    assert sum(len(d["tools"]) for d in CAPTURES.values()) == 13194
     registries = {d["registry"] for d in CAPTURES.values()}
     assert registries == {"npm", "pypi"}
     old = {"@modelcontextprotocol/server-" + n for n in (
@@ -40,7 +41,7 @@ def test_every_server_is_split_by_its_package_hash():
 
 
 def test_every_capture_loads_with_each_tool_it_lists():
-    # the loader alone (no guard), so this reads batch 9's captures too
+    # the loader alone (no guard), so this reads the captures awaiting their scoring too
     from toolform.io import load_tools
     for name, doc in CAPTURES.items():
         toolset = load_tools(CORPUS / "tools" / f"{name}.json")
@@ -100,6 +101,13 @@ RECORDED = {
 #: recorded above: reading its findings before would spend it.
 SCORED = sorted({batch for _split, batch in RECORDED if batch is not None})
 
+#: The batches captured for a one-time held-out scoring that has not been made yet (batch 10,
+#: captured 2026-12-04 between 19:50 and 19:59 UTC; the guard has read none of it). No test
+#: here runs the guard on them; the manifest's ``awaiting_scoring`` says the same for the other
+#: tests that read the corpus. When the scoring is made, its figures go into RECORDED and the
+#: batch leaves both.
+AWAITING_SCORING = (10,)
+
 
 @pytest.fixture(scope="module")
 def corpus_rows():
@@ -108,9 +116,10 @@ def corpus_rows():
     return [row for batch in SCORED for row in evaluate.rows(batch=batch)]
 
 
-def test_every_batch_of_the_manifest_is_scored_and_recorded():
-    assert evaluate.batches() == list(range(1, 10))  # what evaluate.py --batch accepts
-    assert SCORED == evaluate.batches()
+def test_every_batch_of_the_manifest_is_scored_and_recorded_or_awaits_its_scoring():
+    assert evaluate.batches() == list(range(1, 11))  # what evaluate.py --batch accepts
+    assert SCORED + list(AWAITING_SCORING) == evaluate.batches()
+    assert tuple(MANIFEST_DOC["awaiting_scoring"]) == AWAITING_SCORING
 
 
 @pytest.mark.parametrize("split,batch", sorted(RECORDED, key=str))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -17,18 +16,13 @@ from toolform.errors import LoaderError  # noqa: E402
 from toolform.io import from_mcp, load_tools  # noqa: E402
 from toolform.io._mcp_live import load_mcp, load_mcp_async  # noqa: E402
 from toolform.ir import TypeIR  # noqa: E402
+from stdio_servers import server_source  # noqa: E402  (tests/stdio_servers.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # A server of ours on the SDK's low-level API: five tools served two per page, so the client
 # must follow nextCursor; one tool reads an environment variable into its description.
-SERVER = textwrap.dedent('''
-    import os
-    import anyio
-    from mcp import types
-    from mcp.server.lowlevel import Server
-    from mcp.server.stdio import stdio_server
-
+SERVER = server_source("toolform-test", '''
     TOOLS = [
         types.Tool(name="add", description="Add two numbers.",
                    input_schema={"type": "object",
@@ -52,13 +46,6 @@ SERVER = textwrap.dedent('''
         end = start + 2
         return types.ListToolsResult(tools=TOOLS[start:end],
                                      next_cursor=str(end) if end < len(TOOLS) else None)
-
-    async def main():
-        server = Server("toolform-test", on_list_tools=list_tools)
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-
-    anyio.run(main)
 ''')
 
 

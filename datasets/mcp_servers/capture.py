@@ -5,8 +5,11 @@ package@version`` for npm, ``uv tool run --from package==version`` for PyPI), st
 stdio with the ``mcp`` SDK exactly as :func:`toolform.io.load_mcp` starts one, initialised,
 listed until no ``nextCursor`` is left, and stopped. No tool is ever called. Servers that need
 a key to start get a dummy one (``servers.json`` says which); nothing else of this machine's
-environment is passed on (the SDK's default environment: ``HOME``, ``PATH``, ``SHELL``,
-``TERM``, ``USER``, ``LOGNAME``), and each server runs in an empty scratch folder.
+environment is passed on (the SDK's default environment: ``PATH``, ``SHELL``, ``TERM``,
+``USER``, ``LOGNAME``), and each server runs in an empty scratch folder with a ``HOME`` of its
+own inside it (``<scratch>/home``), so that what a server or its runner writes under ``~`` (a
+config file, a token cache, the runner's own cache unless ``npm_config_cache`` or
+``UV_CACHE_DIR`` points elsewhere) lands there and not in this machine's home folder.
 
 Usage (needs the network to the registries; the captures it writes are committed and the
 tests read those)::
@@ -16,7 +19,9 @@ tests read those)::
     python datasets/mcp_servers/capture.py --list          # the manifest and what is captured
 
 A manifest entry may ask for ``"setup": "git-init"`` (the scratch folder made a git repository,
-for a server that serves one). A capture is ``tools/<name>.json``: the package, its registry and version, the command line,
+for a server that serves one) and, for PyPI, for ``"python": "3.13"`` (a package that requires a
+newer Python than the one running this script: ``uv`` is given that minor version's interpreter,
+found on ``PATH`` or among pyenv's versions). A capture is ``tools/<name>.json``: the package, its registry and version, the command line,
 the ``serverInfo`` and protocol version the server announced, the capture time, and the
 ``tools`` array exactly as the server sent it. A server that did not start is logged in
 ``failures.json`` with the error and the last lines it wrote to stderr (the reason, mostly:
@@ -31,6 +36,7 @@ import asyncio
 import datetime as _dt
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -52,19 +58,42 @@ class CaptureError(RuntimeError):
     """A server gave no tools; the message ends with the last lines it wrote to stderr."""
 
 
+def interpreter(version: str) -> str:
+    """The path of a Python ``version`` (``"3.13"``) interpreter on this machine: ``python3.13``
+    on ``PATH`` when it runs (a pyenv shim of a version not selected does not), else the newest
+    of pyenv's ``versions/3.13.*``.
+
+    Raises
+    ------
+    ManifestError
+        No such interpreter is installed.
+    """
+    found = shutil.which(f"python{version}")
+    if found and subprocess.run([found, "-c", ""], capture_output=True).returncode == 0:
+        return found
+    root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    ours = sorted(root.glob(f"{version}.*/bin/python{version}"),
+                  key=lambda p: [int(n) for n in p.parts[-3].split(".") if n.isdigit()])
+    if not ours:
+        raise ManifestError(f"no Python {version} interpreter on PATH or in {root}")
+    return str(ours[-1])
+
+
 def command_line(server: dict[str, Any]) -> list[str]:
     """The command that installs and starts ``server`` (an entry of ``servers.json``).
 
     Raises
     ------
     ManifestError
-        The entry's registry is neither ``npm`` nor ``pypi``.
+        The entry's registry is neither ``npm`` nor ``pypi``, or the Python it asks for is not
+        installed.
     """
     if server["registry"] == "npm":
         return ["npx", "-y", f"{server['package']}@{server['version']}", *server.get("args", [])]
     if server["registry"] == "pypi":
         entry = server.get("entry", server["package"])
-        return [sys.executable, "-m", "uv", "tool", "run", "--quiet", "--from",
+        python = ["--python", interpreter(server["python"])] if "python" in server else []
+        return [sys.executable, "-m", "uv", "tool", "run", "--quiet", *python, "--from",
                 f"{server['package']}=={server['version']}", entry, *server.get("args", [])]
     raise ManifestError(f"servers.json entry {server['name']!r}: unknown registry "
                         f"{server['registry']!r} (npm or pypi)")
@@ -86,7 +115,9 @@ async def _capture(server: dict[str, Any], timeout: float) -> dict[str, Any]:
     scratch = tempfile.mkdtemp(prefix=f"mcp-{server['name']}-")
     if server.get("setup") == "git-init":  # a server that serves a repository needs one
         subprocess.run(["git", "init", "-q"], cwd=scratch, check=True)
-    env = {**get_default_environment(), **server.get("env", {})}
+    home = Path(scratch) / "home"  # nothing a server writes under ~ reaches the real home
+    home.mkdir()
+    env = {**get_default_environment(), "HOME": str(home), **server.get("env", {})}
     # the runners' caches (a second capture does not download again) and the machine's CA
     # bundle, which the runners need to reach the registries
     for key in ("npm_config_cache", "UV_CACHE_DIR", "SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS"):
