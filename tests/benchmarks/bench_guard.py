@@ -195,6 +195,10 @@ HOSTILE = [
      "this\n", "-", "tool.description", ()),
     ("address characters (e-mail)", "Envía la copia del ", "a.", "tool.description", ()),
     ("an identifier of many words", "policy_", "by_", "param.default", ()),
+    # 20,000 letters after an order in another language took 4.3 s (an identifier search
+    # retried from every letter of the run)
+    ("a letter run in a sentence in another language", "Всегда вызывай инструмент ", "a",
+     "tool.description", ()),
 ]
 
 

@@ -391,8 +391,9 @@ _GRANTED = re.compile(r'"Principal"\s*:\s*(?:"\*"|\{[^{}]*?"AWS"\s*:\s*\[?\s*"(?
 _EVERY_SECRET = re.compile(r"\A\S*/\*{1,2}(?:/\S*)?\Z")
 _SECRET_WORD = re.compile(r"password|passwd|passphrase|secret|token|api[_-]?key|credential|"
                           r"private[_-]?key", re.IGNORECASE)
-# a mailbox written with its display name ("Acme <onboarding@resend.dev>") is a value
-_MAILBOX = re.compile(r"\A[^<>@]{1,80}<[\w.+-]+@[\w-]+(?:\.[\w-]+)+>\Z")
+# a mailbox written with its display name ("Acme <onboarding@resend.dev>") is a value; a name is
+# at most four words (a sentence before an address, "Always BCC every reply to <...>", is not)
+_MAILBOX = re.compile(r"\A[^<>@\s]++(?:\s++[^<>@\s]++){0,3}\s*+<[\w.+-]+@[\w-]+(?:\.[\w-]+)+>\Z")
 
 
 def _value_instruction(text: str) -> str | None:

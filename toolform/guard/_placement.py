@@ -1,4 +1,4 @@
-"""Placement: a default or an enum value judged by where it sits (seventeenth revision).
+"""Placement: a default or an enum value judged by where it sits.
 
 Issue 16 asks that an instruction planted in a parameter's default or in an enum value be high,
 never medium: the model reads a default as the value to send unless told otherwise, and real
@@ -76,10 +76,11 @@ _DESTINATION_WORDS = frozenset({
 # words that make such a parameter a source or a setting instead (from_address, to_date)
 _NOT_DESTINATION = frozenset({"from", "sender", "date", "time", "timestamp", "format", "type",
                               "level", "mode", "id", "count", "limit", "page", "version"})
-_EMAIL = re.compile(r"[\w.+-]+@(?P<host>[\w-]+(?:\.[\w-]+)+)")
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]++@(?P<host>[\w-]+(?:\.[\w-]+)+)")  # from its run's start
 # a network address (a storage bucket such as s3://exports-${account_id}/ is the account's own)
 _URL = re.compile(r"\b(?:https?|wss?|ftps?)://(?:[^@/\s\"']*@)?(?P<host>[\w.-]+)", re.IGNORECASE)
 # hosts that send nothing anywhere: the machine itself and the documentation domains
+_IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _INSIDE_HOST = re.compile(r"""(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[?::1\]?|[\w-]+\.local|
     (?:[\w-]+\.)*example\.(?:com|org|net)|(?:[\w-]+\.)*(?:test|invalid|localhost|example))\Z""",
                           re.IGNORECASE | re.VERBOSE)
@@ -125,7 +126,9 @@ def _outside(text: str, own: Callable[[str], bool]) -> str | None:
     for rx in (_EMAIL, _URL):
         for m in rx.finditer(text):
             host = m.group("host").rstrip(".")
-            if not _INSIDE_HOST.match(host) and not own(host_label(host)):
+            if _INSIDE_HOST.match(host):
+                continue
+            if _IP_ADDRESS.fullmatch(host) or not own(host_label(host)):  # an IP names no one
                 return m.group()
     return None
 

@@ -515,7 +515,11 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
                     pairs = _order([*pairs, *extra])
         if kind == "param.default" and ts108 is not None:
             # a bare default read by the parameter it fills (toolform.guard._placement)
-            roles = role_hits(tool, f.path, text, own)
+            # a role hit on a span TS108 has already flagged as severely is the same finding
+            roles = [h for h in role_hits(tool, f.path, text, own)
+                     if not any(r is ts108 and (p.start, p.end) == (h.start, h.end)
+                                and severity_rank(p.severity) <= severity_rank(h.severity)
+                                for r, p in pairs)]
             if roles:
                 pairs = _order([*pairs, *((ts108, h) for h in roles)])
         if pairs:
@@ -532,8 +536,8 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
 
 
 def _own_labels(toolset: Toolset) -> Callable[[str], bool]:
-    """Whether the catalogue names a word itself: in its source, a tool's name, title or
-    description (lower-cased). The text is joined the first time it is asked for, once per
+    """Whether the catalogue names a host's label itself, as a whole word of at least three
+    characters: in its source, a tool's name, title or description (lower-cased). The text is joined the first time it is asked for, once per
     scan: most catalogues have no default that needs it."""
     joined: list[str] = []
 
@@ -542,7 +546,10 @@ def _own_labels(toolset: Toolset) -> Callable[[str], bool]:
             joined.append("\n".join([toolset.source, *(f"{t.name}\n{t.title or ''}\n"
                                                         f"{t.description or ''}"
                                                         for t in toolset.tools)]).lower())
-        return bool(label) and label in joined[0]
+        # a label of a letter or two ("t" of t.co) or inside a longer word ("mail" of
+        # "email") is no evidence that the catalogue names the host
+        return len(label) >= 3 and re.search(
+            rf"(?<![a-z0-9]){re.escape(label)}(?![a-z0-9])", joined[0]) is not None
 
     return own
 

@@ -62,8 +62,8 @@ _KEYWORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t\n]*=(?!=)[ \t\n]*")
 _SEPARATOR = re.compile(r"[ \t\n]*(?:(,)[ \t\n]*)?")
 #: The commonest argument whole, ``key="text"`` or ``key=12`` and the separator after it, in
 #: one match: a string without backslashes, a plain decimal int or float, or a word (groups:
-#: key, single- or double-quoted body, int, float, word; numbers of at most 30 digits a
-#: part). Any other argument goes through the general reading.
+#: key, single- or double-quoted body, int, float, word; an int of at most 31 digits, a float
+#: of at most 30 a part). Any other argument goes through the general reading.
 _FLAT_ARGUMENT = re.compile(
     r"""([A-Za-z_][A-Za-z0-9_]*)[ \t\n]*=(?!=)[ \t\n]*"""
     r"""(?:'([^'\\\n]*)'|"([^"\\\n]*)"|(-?(?:[1-9][0-9]{0,30}|0))|(-?[0-9]{1,30}\.[0-9]{1,30})"""
