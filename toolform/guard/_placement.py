@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
+from ._reading import _EMAIL as _EMAIL_PATTERN
 from ._rule import Hit, Rule
 
 __all__ = ["host_label", "param_name", "raised", "role_hits"]
@@ -76,7 +77,7 @@ _DESTINATION_WORDS = frozenset({
 # words that make such a parameter a source or a setting instead (from_address, to_date)
 _NOT_DESTINATION = frozenset({"from", "sender", "date", "time", "timestamp", "format", "type",
                               "level", "mode", "id", "count", "limit", "page", "version"})
-_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]++@(?P<host>[\w-]+(?:\.[\w-]+)+)")  # from its run's start
+_EMAIL = re.compile(_EMAIL_PATTERN)  # its host: what follows the "@"
 # a network address (a storage bucket such as s3://exports-${account_id}/ is the account's own)
 _URL = re.compile(r"\b(?:https?|wss?|ftps?)://(?:[^@/\s\"']*@)?(?P<host>[\w.-]+)", re.IGNORECASE)
 # hosts that send nothing anywhere: the machine itself and the documentation domains
@@ -125,7 +126,7 @@ def _outside(text: str, own: Callable[[str], bool]) -> str | None:
     domain or one the catalogue names itself (``own(label)``), or None."""
     for rx in (_EMAIL, _URL):
         for m in rx.finditer(text):
-            host = m.group("host").rstrip(".")
+            host = (m.group("host") if rx is _URL else m.group().rpartition("@")[2]).rstrip(".")
             if _INSIDE_HOST.match(host):
                 continue
             if _IP_ADDRESS.fullmatch(host) or not own(host_label(host)):  # an IP names no one

@@ -385,10 +385,7 @@ def _own(calls: list[ParsedCall], regions: Sequence[Region], protocol_id: str
         if region is None:
             own.append(call)
         elif VENDOR_SHAPES[region.shape].protocol_id == protocol_id:
-            own.append(ParsedCall(call.name, call.arguments, call.span, call.repairs,
-                                  call.protocol_id, region.shape, call.example)
-                       if type(call) is ParsedCall  # ``replace`` without its field walk
-                       else replace(call, vendor_shape=region.shape))
+            own.append(replace(call, vendor_shape=region.shape))
         else:
             foreign.append(call)
     return own, foreign
