@@ -27,8 +27,18 @@ from toolform.guard import guard
 HERE = Path(__file__).resolve().parent
 
 
+def _manifest_doc() -> dict[str, Any]:
+    return json.loads((HERE / "servers.json").read_text(encoding="utf-8"))
+
+
 def _manifest() -> list[dict[str, Any]]:
-    return json.loads((HERE / "servers.json").read_text(encoding="utf-8"))["servers"]
+    return _manifest_doc()["servers"]
+
+
+def awaiting() -> list[int]:
+    """The batches captured but not yet scored (the manifest's ``awaiting_scoring``): no rule
+    revision reads them, so :func:`captures` leaves them out unless ``batch`` names one."""
+    return list(_manifest_doc().get("awaiting_scoring", ()))
 
 
 def batches() -> list[int]:
@@ -41,12 +51,15 @@ def captures(split: str | None = None,
              batch: int | None = None) -> Iterator[tuple[dict[str, Any], Path]]:
     """The manifest entry and capture file of every captured server of ``split`` (``"dev"``,
     ``"heldout"``; every server when ``None``) and of ``batch`` (one of :func:`batches`, when
-    given), in the order of their file names."""
+    given; without it, every batch but those :func:`awaiting` their scoring), in the order of
+    their file names."""
     entry = {s["name"]: s for s in _manifest()}
+    waiting = awaiting()
     for path in sorted((HERE / "tools").glob("*.json")):
         server = entry[path.stem]
+        number = server.get("batch", 1)
         if (split is None or server["split"] == split) and (
-                batch is None or server.get("batch", 1) == batch):
+                number == batch if batch is not None else number not in waiting):
             yield server, path
 
 
@@ -77,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "heldout"), default="dev")
     parser.add_argument("--batch", type=int, choices=batches(),
-                        help="only this batch of servers (those servers.json names)")
+                        help="only this batch of servers (those servers.json names); without "
+                             "it, every batch but those awaiting their one-time scoring")
     parser.add_argument("--findings", action="store_true", help="list every high finding")
     args = parser.parse_args(argv)
     table = rows(args.split, args.batch)
