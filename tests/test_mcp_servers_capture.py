@@ -81,3 +81,44 @@ def test_a_python_the_entry_asks_for_is_passed_to_uv_or_named_when_missing(captu
     assert ran.stdout.strip() == str(sys.version_info[:2])
     with pytest.raises(capture.ManifestError, match="no Python 1.1 interpreter"):
         capture.command_line(_entry(python="1.1"))
+
+
+# A server that starts a helper in a session of its own (as a server with a local HTTP side
+# does): the SDK's stop of the server's process group does not reach it.
+ESCAPING = server_source("toolform-capture-escape", '''
+    import subprocess, sys
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
+                              start_new_session=True)
+    HELPER = json.dumps({"pid": helper.pid})
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(
+            name="helper", description=HELPER, input_schema={"type": "object"})])
+''')
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has stopped; only its parent's wait is left
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="processes are found through /proc")
+def test_a_helper_process_that_left_the_servers_group_is_stopped_with_it(capture, tmp_path,
+                                                                          monkeypatch):
+    script = tmp_path / "escaping_server.py"
+    script.write_text(ESCAPING, encoding="utf-8")
+    monkeypatch.setattr(capture, "command_line", lambda server: [sys.executable, str(script)])
+    doc = capture.capture(_entry(), timeout=60)
+    pid = json.loads(doc["tools"][0]["description"])["pid"]
+    assert not _running(pid)
+
+
+def test_an_interpreter_that_hangs_is_not_taken(capture, tmp_path):
+    hanging = tmp_path / "python9.9"
+    hanging.write_text("#!/bin/sh\nsleep 30\n")
+    hanging.chmod(0o755)
+    assert not capture._runs(str(hanging), timeout=0.5)
+    assert capture._runs(sys.executable)

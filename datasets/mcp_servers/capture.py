@@ -9,7 +9,9 @@ environment is passed on (the SDK's default environment: ``PATH``, ``SHELL``, ``
 ``USER``, ``LOGNAME``), and each server runs in an empty scratch folder with a ``HOME`` of its
 own inside it (``<scratch>/home``), so that what a server or its runner writes under ``~`` (a
 config file, a token cache, the runner's own cache unless ``npm_config_cache`` or
-``UV_CACHE_DIR`` points elsewhere) lands there and not in this machine's home folder.
+``UV_CACHE_DIR`` points elsewhere) lands there and not in this machine's home folder. When
+the capture is over, every process still running with that ``HOME`` (a daemon or helper server
+that left the server's process group) is stopped too.
 
 Usage (needs the network to the registries; the captures it writes are committed and the
 tests read those)::
@@ -33,13 +35,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as _dt
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +74,7 @@ def interpreter(version: str) -> str:
         No such interpreter is installed.
     """
     found = shutil.which(f"python{version}")
-    if found and subprocess.run([found, "-c", ""], capture_output=True).returncode == 0:
+    if found and _runs(found):
         return found
     root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
     ours = sorted(root.glob(f"{version}.*/bin/python{version}"),
@@ -77,6 +82,44 @@ def interpreter(version: str) -> str:
     if not ours:
         raise ManifestError(f"no Python {version} interpreter on PATH or in {root}")
     return str(ours[-1])
+
+
+def _runs(python: str, timeout: float = 30.0) -> bool:
+    """Whether ``python -c ""`` exits 0 within ``timeout`` seconds (a shim that hangs does not)."""
+    try:
+        return subprocess.run([python, "-c", ""], capture_output=True,
+                              timeout=timeout).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _stop_escaped(home: Path, grace: float = 2.0) -> list[int]:
+    """Stop the processes still running with ``HOME`` set to ``home`` once a capture is over
+    (the SDK stops the server's process group; a child that started a session of its own, a
+    daemon or a helper HTTP server, escapes it) and return their ids. Linux only: where
+    ``/proc`` is missing nothing is stopped."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    marker = b"HOME=" + os.fsencode(home)
+    found = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:  # gone, or another user's
+            continue
+        if marker in environ:
+            found.append(int(entry.name))
+    for signal_ in (signal.SIGTERM, signal.SIGKILL):
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal_)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and any((proc / str(p)).exists() for p in found):
+            time.sleep(0.05)
+    return found
 
 
 def command_line(server: dict[str, Any]) -> list[str]:
@@ -162,6 +205,8 @@ async def _capture(server: dict[str, Any], timeout: float) -> dict[str, Any]:
         said = _stderr_tail(errlog)
         what = str(exc) if isinstance(exc, CaptureError) else f"{name}: {exc}"
         raise CaptureError(what + (f"; stderr: {said}" if said else "")) from exc
+    finally:
+        _stop_escaped(home)
     if not tools:
         said = _stderr_tail(errlog)
         raise CaptureError("tools/list was empty" + (f"; stderr: {said}" if said else ""))
