@@ -77,8 +77,9 @@ _SECRET_HEADS = frozenset({"key", "secret", "credential", "token", "password", "
 # FIGMA_ACCESS_TOKEN", "needing ... COMFY_API_KEY here"), or one named as an environment
 # variable or said to be set ("the REGISTRY_ACCESS_TOKEN environment variable", "DB_PASSWORD
 # must be set")
-_REQUIRED_BEFORE = re.compile(r"\b(?:requires?|required|needs?|needing|reads?|reading)\b"
-                              r"(?:(?![.;:!?](?:\s|\Z))[^\n]){0,80}\Z", re.IGNORECASE)
+# (the server's "reads" or "are read from", not the order "read")
+_REQUIRED_BEFORE = re.compile(r"\b(?:requires?|required|needs?|needing|reads|(?:is|are)\s+read"
+                              r"\s+from)\b(?:(?![.;:!?](?:\s|\Z))[^\n]){0,80}\Z", re.IGNORECASE)
 _SETTING_AFTER = re.compile(r"""\s*(?:(?:environment|env)\s+var(?:iable)?s?\b|(?:is|are|must\s+be|
     should\s+be|to\s+be|has\s+to\s+be)\s+(?:set|configured|exported|defined)\b)""",
                             re.IGNORECASE | re.VERBOSE)
@@ -88,7 +89,8 @@ _HANDED_OVER = re.compile(r"""\b(?:pass|passing|send|sending|include|including|a
     copy|forward|upload|share|post|submit|provide|supply|append|prepend|insert|put|fill|embed|
     give|transmit|echo|output|reveal|disclose|print|dump|leak|exfiltrate|write|log|note|
     save|store|record|quote|repeat|encode|summari[sz]e|value\s+of|contents?\s+of|plaintext|
-    set\s+(?:this|it|\w+)\s+to)\b|'s\s+value\b""", re.IGNORECASE | re.VERBOSE)
+    set\s+(?:this|it|\w+)\s+to|use\s+(?:it|them|this|that|its\s+value)\s+(?:as|for|in))\b
+    |'s\s+value\b""", re.IGNORECASE | re.VERBOSE)
 _VARIABLE = re.compile(r"(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)|\.env|env(?:ironment)?\s+var\w*",
                        re.IGNORECASE)
 _HOME_PATH = re.compile(r"~/(?:\.config/)?\.?(?P<dir>[\w-]+)/[\w./-]*")
@@ -118,6 +120,8 @@ def _own_setting(text: str, hit: Hit, sentence_start: int, sentence: str) -> boo
 
 
 def _own_home(span: str, own_names: set[str]) -> bool:
+    """Whether ``span`` is a path under the home directory into a folder named by the
+    server's own name (``own_names``), not to a file that is itself a secret."""
     m = _HOME_PATH.fullmatch(span.strip())
     if m is None or _SECRET_FILE.search(span):
         return False
@@ -128,8 +132,9 @@ def _own_home(span: str, own_names: set[str]) -> bool:
 
 # -- TS101 -----------------------------------------------------------------------------------
 
-_EXAMPLE = re.compile(r"""\b(?:e\.?g\.?|i\.e\.|for\s+example|for\s+instance|such\s+as|like|
-    examples?\b\s*:?)|\bexamples?\s*:""", re.IGNORECASE | re.VERBOSE)
+# (not "like" or "i.e.": "I'd like the webhook set to ...", "i.e. always ...")
+_EXAMPLE = re.compile(r"\b(?:e\.g\.|eg\.|for\s+example|for\s+instance|such\s+as)|\bexamples?\s*:",
+                      re.IGNORECASE)
 _EXAMPLES_LABEL = re.compile(r"\b(?:examples?|e\.g\.)(?:\*\*)?\s*:", re.IGNORECASE)
 _QUERY = re.compile(r"\b(?:query|queries|filter|filters|search|syntax|expression)\b",
                     re.IGNORECASE)
@@ -189,7 +194,7 @@ class _Catalogue:
                for o in self.own_names):
             return True
         domain = ".".join(host.lower().split(".")[-2:])
-        word = re.compile(rf"(?<![\w.-]){re.escape(domain)}(?![\w-])")
+        word = re.compile(rf"(?<![\w-]){re.escape(domain)}(?![\w-])")  # a subdomain too
         return sum(1 for x in self.texts() if word.search(x)) >= 2
 
 
