@@ -287,6 +287,6 @@ def own_reading(toolset: Toolset) -> Callable[[str, str, str, Pairs], Pairs]:
                     why = "an option's name, described"
             out.append((rule, Hit(hit.start, hit.end, "medium", f"{hit.detail}; {why}"))
                        if why else (rule, hit))
-        return out
+        return out if any(a is not b for (_, a), (_, b) in zip(out, pairs)) else pairs
 
     return demote
