@@ -29,6 +29,7 @@ from ._confusables import latin_reading
 from ._escalation import escalate
 from ._learned import long_enough
 from ._names import shadowing
+from ._own import own_reading
 from ._phrasing import NAME_TOKEN
 from ._foreign import foreign_rules
 from ._placement import raised, role_hits
@@ -470,6 +471,7 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
     ts110 = get_rule("TS110")
     ts108 = next((r for r in chosen if r.id == "TS108"), None)
     own = _own_labels(toolset)
+    own_evidence = own_reading(toolset)  # the catalogue's own objects, hosts and examples
     learned = any(r.id == "TS111" for r in chosen)  # escalation needs TS111's reading
     known = ScanContext(names).known_names  # worked out once, shared by every tool's context
     read_names = any(r.catalogue_matcher is not None for r in chosen) and bool(known)
@@ -523,6 +525,7 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
             if roles:
                 pairs = _order([*pairs, *((ts108, h) for h in roles)])
         if pairs:
+            pairs = own_evidence(kind, f.path, text, pairs)
             if learned and kind in _PROSE:
                 pairs = escalate(text, pairs)  # the severity policy (toolform.guard._escalation)
             if kind in _VALUES:

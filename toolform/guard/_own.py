@@ -1,0 +1,292 @@
+"""What a catalogue names as its own (eighteenth revision, issue 16's precision on real
+servers): the objects its tools manage, its own settings and home, its own hosts, and the
+examples and option names its prose spells out.
+
+A hand rule reads one text at a time; some of its high readings are wrong only in the light of
+the whole catalogue. :func:`own_reading` reads the catalogue once and returns a function that
+takes one field's (rule, hit) pairs and lowers to medium the high hits whose evidence is the
+catalogue's own:
+
+* TS105, a secret or private noun that a tool name of the catalogue names as its object
+  (``credential`` beside ``list_credentials``, ``API key`` beside ``create-api-key``): the
+  tool's work, not a secret handed over;
+* TS105, a secret's variable, ``.env`` or the environment named in the server's own
+  configuration prose ("Requires FIGMA_ACCESS_TOKEN", "read from the DB_PASSWORD environment
+  variable") with no verb that hands something over in the sentence, and a path under the
+  home directory into the server's own folder (``~/.config/comfyui-mcp/``, the capture's own
+  name);
+* TS101, a value said to move data when every address in it is the catalogue's own (its
+  registered label a word of the server's own name, or named in two or more of the
+  catalogue's titles and descriptions) or sits in an example ("e.g.", "for example", "such
+  as", "Examples:"), a query sample, or code (a call's argument: ``debug(LoggingLevel.INFO,``);
+* TS103, an order whose words are an option's name (``ignore-warnings`` described as "ignore
+  warnings", the parameter the field describes or an identifier the text names).
+
+Only titles and descriptions are read this way (a default or an enum value is judged by where
+it sits: :mod:`toolform.guard._placement`), and only these rules' high hits: the hit stays as a
+medium finding, and the escalation that two readings agree on still applies after it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+from typing import Callable, Sequence
+
+from ..ir import Toolset
+from ._placement import host_label, param_name
+from ._reading import _EMAIL, _MOVES_DATA, _URL
+from ._rule import Hit, Rule
+from ._sentences import _Sentences
+
+__all__ = ["own_reading"]
+
+Pairs = Sequence[tuple[Rule, Hit]]
+
+_KINDS = frozenset({"tool.title", "tool.description", "param.title", "param.description"})
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _words(name: str) -> list[str]:
+    """A name or phrase as lower-case words, a plural's ``s`` dropped (``listCredentials``,
+    ``private_keys``, ``API keys``: list credential, private key, api key)."""
+    out = []
+    for w in _WORD.findall(name):
+        w = w.lower()
+        out.append(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def _runs(words: Sequence[str], longest: int = 3) -> set[str]:
+    """Every run of one to ``longest`` consecutive words, joined without separators."""
+    return {"".join(words[i:j]) for i in range(len(words))
+            for j in range(i + 1, min(len(words), i + longest) + 1)}
+
+
+# -- TS105 -----------------------------------------------------------------------------------
+
+# A secret noun named by a tool of the catalogue is the object it manages; a phrase of at most
+# three words (the credential gate's nouns), not a variable or a path
+_NOUN = re.compile(r"[A-Za-z]+(?:[\s_-][A-Za-z]+){0,2}")
+# a phrase is the catalogue's object also when its head is, and the head is itself a secret
+# or the conversation ("private key" beside `create_signing_key`, "full chat" beside
+# `chat_completion`); a head such as "name" or "address" alone names nothing secret
+_SECRET_HEADS = frozenset({"key", "secret", "credential", "token", "password", "passphrase",
+                           "cookie", "chat", "conversation"})
+# the server's own configuration: a variable it requires or reads ("Requires
+# FIGMA_ACCESS_TOKEN", "needing ... COMFY_API_KEY here"), or one named as an environment
+# variable or said to be set ("the REGISTRY_ACCESS_TOKEN environment variable", "DB_PASSWORD
+# must be set")
+# (the server's "reads" or "are read from", not the order "read")
+_REQUIRED_BEFORE = re.compile(r"\b(?:requires?|required|needs?|needing|reads|(?:is|are)\s+read"
+                              r"\s+from)\b(?:(?![.;:!?](?:\s|\Z))[^\n]){0,80}\Z", re.IGNORECASE)
+_SETTING_AFTER = re.compile(r"""\s*(?:(?:environment|env)\s+var(?:iable)?s?\b|(?:is|are|must\s+be|
+    should\s+be|to\s+be|has\s+to\s+be)\s+(?:set|configured|exported|defined)\b)""",
+                            re.IGNORECASE | re.VERBOSE)
+# a verb that hands something over (what TS105 is about), asks for a secret's value, or pins
+# an argument to it
+_HANDED_OVER = re.compile(r"""\b(?:pass|passing|send|sending|include|including|attach|paste|
+    copy|forward|upload|share|post|submit|provide|supply|append|prepend|insert|put|fill|embed|
+    give|transmit|echo|output|reveal|disclose|print|dump|leak|exfiltrate|write|log|note|
+    save|store|record|quote|repeat|encode|summari[sz]e|value\s+of|contents?\s+of|plaintext|
+    set\s+(?:this|it|\w+)\s+to|use\s+(?:it|them|this|that|its\s+value)\s+(?:as|for|in))\b
+    |'s\s+value\b""", re.IGNORECASE | re.VERBOSE)
+_VARIABLE = re.compile(r"(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)|\.env|env(?:ironment)?\s+var\w*",
+                       re.IGNORECASE)
+_HOME_PATH = re.compile(r"~/(?:\.config/)?\.?(?P<dir>[\w-]+)/[\w./-]*")
+# a path's last part that is itself a secret stays what it is, whoever's folder holds it
+_SECRET_FILE = re.compile(r"credential|token|secret|passw|\bkeys?\b|id_[a-z0-9]+|\.env|\.pem"
+                          r"|cookie", re.IGNORECASE)
+
+
+def _own_object(noun: str, sentence: str, named: set[str]) -> bool:
+    """Whether ``noun`` is what a tool name of the catalogue names, in a sentence that hands
+    nothing over."""
+    words = _words(noun)
+    return (bool(words) and ("".join(words) in named or (
+                words[-1] in _SECRET_HEADS and words[-1] in named))
+            and _NOUN.fullmatch(noun.strip()) is not None
+            and _HANDED_OVER.search(sentence) is None)
+
+
+def _own_setting(text: str, hit: Hit, sentence_start: int, sentence: str) -> bool:
+    """Whether the variable at the hit is one the server requires, reads or has set, in a
+    sentence that hands nothing over."""
+    if _VARIABLE.fullmatch(text[hit.start:hit.end].strip()) is None:
+        return False
+    return (_REQUIRED_BEFORE.search(text[sentence_start:hit.start]) is not None
+            or _SETTING_AFTER.match(text, hit.end) is not None) and (
+        _HANDED_OVER.search(sentence) is None)
+
+
+def _own_home(span: str, own_names: set[str]) -> bool:
+    """Whether ``span`` is a path under the home directory into a folder named by the
+    server's own name (``own_names``), not to a file that is itself a secret."""
+    m = _HOME_PATH.fullmatch(span.strip())
+    if m is None or _SECRET_FILE.search(span):
+        return False
+    folder = set(_words(m.group("dir"))) - {"mcp", "server", "config"}
+    return any(w.startswith(o) or o.startswith(w) for w in folder for o in own_names
+               if len(w) >= 4 and len(o) >= 4)
+
+
+# -- TS101 -----------------------------------------------------------------------------------
+
+# (not "like" or "i.e.": "I'd like the webhook set to ...", "i.e. always ...")
+_EXAMPLE = re.compile(r"\b(?:e\.g\.|eg\.|for\s+example|for\s+instance|such\s+as)|\bexamples?\s*:",
+                      re.IGNORECASE)
+_EXAMPLES_LABEL = re.compile(r"\b(?:examples?|e\.g\.)(?:\*\*)?\s*:", re.IGNORECASE)
+_QUERY = re.compile(r"\b(?:query|queries|filter|filters|search|syntax|expression)\b",
+                    re.IGNORECASE)
+_HOST = re.compile(r"(?:[\w-]+\.)+[a-z]{2,}", re.IGNORECASE)
+_IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+# (not the documentation domains: planted texts use ``.example`` hosts as their own)
+_THIS_MACHINE = re.compile(r"localhost|127(?:\.\d{1,3}){3}|\[?::1\]?", re.IGNORECASE)
+
+
+def _host(address: str) -> str | None:
+    """The host an address names (an e-mail address's, a URL's, a bare domain's)."""
+    if "@" in address:
+        return address.rsplit("@", 1)[1]
+    m = re.match(r"(?:[a-z]+://)?(?:[^@/\s]*@)?(?P<host>[\w.-]+)", address, re.IGNORECASE)
+    return m.group("host") if m else None
+
+
+class _Catalogue:
+    """The catalogue's own names and texts, read on first use."""
+
+    def __init__(self, toolset: Toolset) -> None:
+        self.toolset = toolset
+        self._named: set[str] | None = None
+        self._texts: list[str] | None = None
+        self.own_names = {w for w in _words(PurePath(toolset.source or "").stem) if len(w) >= 4}
+
+    @property
+    def named(self) -> set[str]:
+        """Every run of up to three words of a tool name (``create-api-key``: create, api,
+        key, createapi, apikey, createapikey)."""
+        if self._named is None:
+            self._named = set().union(*(_runs(_words(t.name)) for t in self.toolset.tools))
+        return self._named
+
+    def texts(self) -> list[str]:
+        """The distinct titles and descriptions of tools and parameters, lower-cased."""
+        if self._texts is None:
+            found = set()
+            for t in self.toolset.tools:
+                found.update(x for x in (t.title, t.description) if x)
+                found.update(x for p in t.params for x in (p.title, p.description) if x)
+            self._texts = [x.lower() for x in found]
+        return self._texts
+
+    def own_host(self, host: str) -> bool:
+        """Whether the catalogue names this host as its own: its registered label (three
+        letters or more, never an IP) a word of the server's own name, or the host's
+        registered domain named in two or more of its titles and descriptions."""
+        if _THIS_MACHINE.fullmatch(host):
+            return True  # the machine itself (not 0.0.0.0: a rule open to 0.0.0.0/0 is everyone)
+        if _IP.fullmatch(host):
+            return False
+        label = host_label(host)
+        if len(label) < 3:
+            return False
+        if any(label == o or (len(label) >= 4 and (label.startswith(o) or o.startswith(label)))
+               for o in self.own_names):
+            return True
+        domain = ".".join(host.lower().split(".")[-2:])
+        word = re.compile(rf"(?<![\w-]){re.escape(domain)}(?![\w-])")  # a subdomain too
+        return sum(1 for x in self.texts() if word.search(x)) >= 2
+
+
+def _exemplified(text: str, start: int, end: int, sentence_start: int) -> bool:
+    """Whether the address at ``text[start:end]`` sits in an example (after "e.g." in its
+    sentence, or after an "Examples:" label in its line) or a piece of code."""
+    before = text[max(sentence_start, start - 80):start]
+    line = text[max(text.rfind("\n", 0, start) + 1, start - 300):start]
+    if _EXAMPLE.search(before) or _EXAMPLES_LABEL.search(line):
+        return True
+    # code: a call's argument, the name of a call, or a dotted name that goes on past what
+    # looked like its top-level domain (`admin.app.home.render`)
+    if before.endswith("(") and text[end:end + 1] in (",", ")") or text[end:end + 1] == "(" or (
+            re.match(r"\.[A-Za-z_]", text[end:end + 2])):
+        return True
+    # a query sample: field:value inside prose about queries
+    head = before[-24:]
+    return bool(re.search(r"[\w.]+[:=]\Z", head)) and "@" not in text[start:end] and bool(
+        _QUERY.search(text[sentence_start:end]))
+
+
+def _own_addresses(text: str, hit: Hit, sentences: _Sentences, catalogue: _Catalogue) -> bool:
+    """Whether every address in the hit is the catalogue's own or an example (and there is
+    one)."""
+    found = list(_MOVES_DATA.finditer(text, hit.start, hit.end))
+    if not found:
+        return False
+    for m in found:
+        address = m.group()
+        sentence_start = sentences.around(m.start(), m.end())[0]
+        if _exemplified(text, m.start(), m.end(), sentence_start):
+            continue
+        if not (re.fullmatch(_EMAIL, address) or re.match(_URL, address)
+                or _HOST.fullmatch(address.split("/")[0]) or _IP.fullmatch(address)):
+            return False  # a phone number, an account, a channel: not judged here
+        host = _host(address)
+        if host is None or not catalogue.own_host(host):
+            return False
+    return True
+
+
+# -- TS103 -----------------------------------------------------------------------------------
+
+# an order spelled in words of Latin letters only (an option's words, nothing else)
+_SPELLED = re.compile(r"[A-Za-z]+(?:[\s_-]+[A-Za-z]+)+")
+_IDENTIFIER = re.compile(r"[A-Za-z][a-z0-9]*(?:[-_][A-Za-z0-9]+|[A-Z][a-z0-9]+)+")
+
+
+def _option_named(span: str, text: str, path: str) -> bool:
+    """Whether the order's words are an option's name: the parameter the field describes or
+    an identifier of two words or more in the text."""
+    if _SPELLED.fullmatch(span.strip()) is None:
+        return False
+    said = _words(span)
+    if len(said) < 2:
+        return False
+    names = [param_name(path), *(m.group() for m in _IDENTIFIER.finditer(text))]
+    return any(len(w) >= 2 and w == said for w in (_words(n) for n in names if n))
+
+
+def own_reading(toolset: Toolset) -> Callable[[str, str, str, Pairs], Pairs]:
+    """A function ``(kind, path, text, pairs) -> pairs`` that lowers to medium the high hits
+    of TS101, TS103 and TS105 in a title or description whose evidence is the catalogue's own
+    (see the module's docstring); it returns ``pairs`` itself when nothing changes. The
+    catalogue is read on first use, once per scan."""
+    catalogue = _Catalogue(toolset)
+
+    def demote(kind: str, path: str, text: str, pairs: Pairs) -> Pairs:
+        if kind not in _KINDS or not any(
+                h.severity == "high" and r.id in ("TS101", "TS103", "TS105") for r, h in pairs):
+            return pairs
+        sentences = _Sentences(text)
+        out = []
+        for rule, hit in pairs:
+            why = None
+            if hit.severity == "high":
+                span = text[hit.start:hit.end]
+                if rule.id == "TS105":
+                    start, end = sentences.around(hit.start, hit.end)
+                    sentence = text[start:end]
+                    if _own_object(span, sentence, catalogue.named):
+                        why = "an object the catalogue's own tools manage"
+                    elif _own_setting(text, hit, start, sentence):
+                        why = "the server's own configuration"
+                    elif _own_home(span, catalogue.own_names):
+                        why = "the server's own folder"
+                elif rule.id == "TS101" and _own_addresses(text, hit, sentences, catalogue):
+                    why = "an address of the catalogue's own or an example"
+                elif rule.id == "TS103" and _option_named(span, text, path):
+                    why = "an option's name, described"
+            out.append((rule, Hit(hit.start, hit.end, "medium", f"{hit.detail}; {why}"))
+                       if why else (rule, hit))
+        return out if any(a is not b for (_, a), (_, b) in zip(out, pairs)) else pairs
+
+    return demote
