@@ -88,6 +88,39 @@ _RUN_DOWN = re.compile(
     r"|\b(?:are|is)\s+(?:legacy|deprecated)\s+(?:\w+\s+){0,2}?(?:known|reported)\s+to\s+\w+",
     re.IGNORECASE)
 
+# what the reply to the user is told to leave out
+_KEPT_FROM_REPLY = re.compile(
+    r"\b(?:keep|leave)\s+(?:\w+\s+){0,5}?out\s+of\s+(?:your|the)\s+(?:summary|reply|answer|response|"
+    r"report)|\b(?:not|never|n't)\s+(?:to\s+)?(?:bring|brings|bringing)\s+(?:it\s+|this\s+|that\s+)?up\b"
+    r"|\bno\s+need\s+to\s+(?:bring\s+up|mention|tell|show|report)|\bbetter\s+not\s+to\s+(?:mention|"
+    r"bring|show|tell|report)|\b(?:shouldn't|should\s+not|need\s+not|needn't)\s+be\s+(?:shown|mentioned|"
+    r"reported|surfaced|disclosed)\b|\b(?:when|while)\s+(?:you\s+)?(?:summaris|summariz|report|present|"
+    r"list)\w*\s+[^.]{0,60}?\b(?:leave\s+out|omit|without|only|hide|skip)\b", re.IGNORECASE)
+# an authority named (per a directive or an order, a team or an office) ...
+_AUTHORITY = re.compile(
+    r"\b(?:per|under|by\s+order\s+of|pursuant\s+to)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:directive|"
+    r"change\s+order|order|policy|mandate|regulation|memo)\b|\b(?:security|compliance|governance|"
+    r"data-governance|legal|audit|it|sre|dba|platform)\s+(?:team|office|department|desk)\b",
+    re.IGNORECASE)
+# ... and a consequence for not complying after it
+_CONSEQUENCE = re.compile(r"\b(?:non-?compliant|audits?|audited|locked|suspended|revoked|"
+                          r"disciplinary|reported\s+to|penalt\w+|fined|terminated)\b",
+                          re.IGNORECASE)
+_CONSEQUENCE_REACH = 300
+# a follow-up that destroys: "after/once/when ..., <order>" (or a heading such as
+# "Housekeeping:"), the order's act one that deletes, resets, closes, archives or sells
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
+_FOLLOW_UP = re.compile(
+    r"^(?:[\w ()-]{0,40}:\s*)?(?:(?:so\s+)?(?:after|afterwards|once|when|whenever)\b[^,]{0,120},\s*"
+    r"|(?:post-processing|housekeeping|maintenance|clean-?up)\b[^:]{0,20}:\s*)"
+    r"(?P<order>(?:then\s+)?(?:run|call|pass|submit|invoke|execute|close|delete|remove|reset|archive|"
+    r"empty|discard|wipe|drop|purge|transition|mark|sell|revoke|mute)\b.*)", re.IGNORECASE | re.DOTALL)
+_DESTROYING_ACT = re.compile(
+    r"^(?:then\s+)?(?:close|delete|remove|reset|archive|empty|discard|wipe|drop|purge|transition|sell|"
+    r"revoke|mute)\b|[\w]*(?:delete|remove|reset|archive|close|wontfix|place_?order|purge|discard|"
+    r"destroy|truncate)\w*", re.IGNORECASE)
+_TOOL_SHAPE = re.compile(r"[_-]|[a-z][A-Z]")
+
 # a title's second clause: what follows a dash, a middle dot, a bar, a colon or an opening
 # bracket after the tool's own action
 _SECOND_CLAUSE = re.compile(r"(?:\s[-–—·|]\s|[([]|:\s)")
@@ -161,6 +194,31 @@ def claim_hits(text: str, kind: str) -> list[tuple[str, Hit]]:
     out += [("TS102", Hit(m.start(), m.end(), "high",
                           "the other tools, servers or sources run down"))
             for m in _RUN_DOWN.finditer(text)]
+    out += [("TS103", Hit(m.start(), m.end(), "high", "something kept out of the reply to the user"))
+            for m in _KEPT_FROM_REPLY.finditer(text)]
+    for m in _AUTHORITY.finditer(text):
+        if _CONSEQUENCE.search(text, m.end(), m.end() + _CONSEQUENCE_REACH):
+            out.append(("TS109", Hit(m.start(), m.end(), "high",
+                                     "a named authority with a consequence for not complying")))
+            break
+    out += [("TS104", h) for h in _follow_ups(text)]
+    return out
+
+
+def _follow_ups(text: str) -> list[Hit]:
+    """The follow-up orders of ``text`` whose act destroys or changes state (a verb at the
+    order's start, or a tool's name holding one: ``git_reset``, ``markIssuesWontFix``)."""
+    out = []
+    start = 0
+    for m in _CLAUSE_SPLIT.finditer(text + "\n"):
+        sentence = text[start:m.start()]
+        f = _FOLLOW_UP.match(sentence)
+        if f is not None:
+            order = f.group("order")
+            act = _DESTROYING_ACT.search(order)
+            if act is not None and (act.start() == 0 or _TOOL_SHAPE.search(act.group())):
+                out.append(Hit(start, m.start(), "high", "a follow-up order that destroys"))
+        start = m.end()
     return out
 
 
