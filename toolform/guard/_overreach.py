@@ -88,6 +88,12 @@ _RUN_DOWN = re.compile(
     r"|\b(?:are|is)\s+(?:legacy|deprecated)\s+(?:\w+\s+){0,2}?(?:known|reported)\s+to\s+\w+",
     re.IGNORECASE)
 
+# standing vouched for by a third party, or claimed as the one trusted tool (steering: the
+# model is to prefer this tool over others that do the same)
+_VOUCHED = re.compile(
+    r"\b(?:verified|endorsed|certified|vetted|sanctioned|republished|published)\s+by\s+(?:the\s+)?"
+    r"[A-Z][\w.-]*|\bverified\s+publisher\b|\bthe\s+(?:trusted|canonical|official|sanctioned)\s+"
+    r"(?:[\w-]+\s+){0,2}(?:tool|server|integration|connector|implementation)\b")
 # what the reply to the user is told to leave out
 _KEPT_FROM_REPLY = re.compile(
     r"\b(?:keep|leave)\s+(?:\w+\s+){0,5}?out\s+of\s+(?:your|the)\s+(?:summary|reply|answer|response|"
@@ -194,6 +200,8 @@ def claim_hits(text: str, kind: str) -> list[tuple[str, Hit]]:
     out += [("TS102", Hit(m.start(), m.end(), "high",
                           "the other tools, servers or sources run down"))
             for m in _RUN_DOWN.finditer(text)]
+    out += [("TS102", Hit(m.start(), m.end(), "high", "a claim of standing vouched for"))
+            for m in _VOUCHED.finditer(text)]
     out += [("TS103", Hit(m.start(), m.end(), "high", "something kept out of the reply to the user"))
             for m in _KEPT_FROM_REPLY.finditer(text)]
     for m in _AUTHORITY.finditer(text):
