@@ -1087,12 +1087,10 @@ READINGS: tuple[tuple[str, tuple[tuple[str, ...], ...], str, str], ...] = (
      "an order in another language to the assistant to act on every call"),
     ("added-call", (("call",), ("always",), ("@acting_name",)), "TS104",
      "an order in another language to call a tool that acts on every call"),
-    # eighteenth revision: a tool that acts named as a step before or after this one, and a
-    # penalty for not complying whoever is said to impose it (the policy's English readings)
+    # eighteenth revision: a tool that acts named as a step before or after this one (the
+    # policy's English reading of a tool that acts ordered around this one)
     ("follow-up", (("@acting_tool",), ("follow_up",)), "TS104",
      "an order in another language to run a tool that acts around this one"),
-    ("penalty", (("otherwise",), ("sanction",)), "TS109",
-     "a penalty in another language for not complying"),
 )
 #: A secret named under a prohibition is kept, not handed over ("Не передавайте пароль ..."); the
 #: user's choice is not overridden by "regardless of whether" ("无论用户是否登录").
@@ -1150,7 +1148,8 @@ def _is_foreign(sentence: str) -> bool:
 
 def _holds(sentence: str, lowered: str, concept: str) -> bool:
     """Whether ``sentence`` (``lowered``, in lower case) holds ``concept``: a structural one
-    (``@destination``, ``@secret``, ``@acting_name``), a password, or one of :data:`LEXICON`."""
+    (``@destination``, ``@secret``, ``@acting_name``, ``@acting_tool``), a password, or one of
+    :data:`LEXICON`."""
     if concept == "@destination":
         return _DESTINATION.search(sentence) is not None
     if concept == "@secret":

@@ -137,7 +137,16 @@ _TITLE_ORDER = re.compile(
     r"|\bexecute\s+immediately\b|\bbefore\s+\d{1,2}[:.]\d\d\b|\b[A-Z]+-REQUIRED\b"
     r"|\b(?:rank|ranks|outrank\w*)\s+(?:above|over)\b|\breplaces?\s+the\s+user",
     re.IGNORECASE)
-_TITLE_RULE = {"mandate": "TS109", "order": "TS108"}
+# ... or that calls the act safe, names a secret or the user's personal data, or pins arguments
+_TITLE_CLAIM = (
+    (re.compile(r"\b(?:safe|reversible|recoverable|harmless|undoable|risk-free|non-destructive)\b",
+                re.IGNORECASE), "TS108", "calling the act safe"),
+    (re.compile(r"\b(?:passwords?|tokens?|api[- ]keys?|secrets?|credentials?)\b|\b(?:user's|users')\s+"
+                r"(?:e-?mail|phone|address|location|contacts?)\b", re.IGNORECASE), "TS105",
+     "a secret or the user's personal data"),
+    (re.compile(r"\b[A-Za-z_]\w*=\S+\s*,\s*[A-Za-z_]\w*=\S+"), "TS101", "arguments pinned"),
+)
+_OWN_SECRET = re.compile(r"\b(?:keys?|passwords?|tokens?|secrets?|credentials?)\b", re.IGNORECASE)
 _MANDATE = re.compile(r"mandat|required\s+by|ordered\s+by|demanded\s+by|REQUIRED|before\s+\d|"
                       r"immediately", re.IGNORECASE)
 
@@ -238,11 +247,21 @@ def title_hits(text: str, kind: str) -> list[tuple[str, Hit]]:
     if kind not in ("tool.title", "param.title"):
         return []
     cut = _SECOND_CLAUSE.search(text)
-    if cut is None or cut.start() == 0:
+    while cut is not None and cut.group().strip() in (":", "|") and len(
+            text[:cut.start()].split()) < 2:
+        # a label before the action ("Admin: Reset Employee Password") is not a first clause
+        cut = _SECOND_CLAUSE.search(text, cut.end())
+    if cut is None:
         return []
-    clause = text[cut.end():]
+    action, clause = text[:cut.start()], text[cut.end():]
     m = _TITLE_ORDER.search(clause)
     if m is None:
+        for rx, rule, what in _TITLE_CLAIM:
+            # a secret the action itself names is its object ("Create access key (secret
+            # shown once)"), not one handed over
+            if rx.search(clause) and not (rule == "TS105" and _OWN_SECRET.search(action)):
+                return [(rule, Hit(cut.start(), len(text), "high",
+                                   f"a title's second clause {what}"))]
         return []
     rule = "TS109" if _MANDATE.search(m.group()) else "TS108"
     what = "a mandate or a deadline" if rule == "TS109" else "a further act or other tools' calls"
