@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 
 from ._rule import Hit
+from ._sentences import text_words
 
 __all__ = ["READERS", "claim_hits", "title_hits", "value_hits"]
 
@@ -127,6 +128,32 @@ _DESTROYING_ACT = re.compile(
     r"destroy|truncate)\w*", re.IGNORECASE)
 _TOOL_SHAPE = re.compile(r"[_-]|[a-z][A-Z]")
 
+# The words without which a reading cannot match (a set test per text, before any regex).
+_PRECEDENCE_CUES = frozenset("""priority precedence trust weight authority rank ranks ranked
+    sits sit outrank outranks outranked supersede supersedes prevail prevails replace replaces
+    overrule overrules overwrite overwrites""".split())
+_CONSENT_CUES = frozenset("""without unnecessary redundant superfluous preconsented pre
+    preauthorized preauthorised preapproved already raised need needs needn""".split())
+_RUN_DOWN_CUES = frozenset("""unofficial community third other others competing rival only
+    legacy deprecated""".split())
+_VOUCHED_CUES = frozenset("""verified endorsed certified vetted sanctioned republished published
+    publisher trusted canonical official""".split())
+_KEPT_CUES = frozenset("""keep leave bring brings bringing mention shown mentioned reported
+    surfaced disclosed omit hide skip tell show report without only""".split())
+_AUTHORITY_CUES = frozenset("per under order pursuant team office department desk".split())
+_CONSEQUENCE_CUES = frozenset("""noncompliant non compliant audit audits audited locked suspended
+    revoked disciplinary reported penalty penalties penalised penalized fined terminated""".split())
+_FOLLOW_UP_CUES = frozenset("""after afterwards once when whenever housekeeping maintenance cleanup
+    clean processing""".split())
+_ANY_CLAIM_CUE = (_PRECEDENCE_CUES | _CONSENT_CUES | _RUN_DOWN_CUES | _VOUCHED_CUES | _KEPT_CUES
+                  | _AUTHORITY_CUES | _FOLLOW_UP_CUES)
+_DESTROYING_STEM = re.compile(r"delet|remov|reset|archiv|clos|wontfix|place_?order|purg|discard|"
+                              r"destroy|truncat|wipe|drop|empty|sell|transition|revok|mute",
+                              re.IGNORECASE)
+_VALUE_WAKE = re.compile(r"\$\{|169\.254|metadata|^\s*(?:\\\\|//)|restrict|developer|jailb|god|"
+                         r"unfilter|uncensor|official|override|route|detach|drop|truncate|delete|"
+                         r"rm\s|flush|public", re.IGNORECASE)
+
 # a title's second clause: what follows a dash, a middle dot, a bar, a colon or an opening
 # bracket after the tool's own action
 _SECOND_CLAUSE = re.compile(r"(?:\s[-–—·|]\s|[([]|:\s)")
@@ -198,27 +225,45 @@ def _consent_waived(text: str) -> list[re.Match[str]]:
     return out
 
 
-def claim_hits(text: str, kind: str) -> list[tuple[str, Hit]]:
-    """The (rule id, high hit) pairs of the prose claims of ``text`` (a title or a
-    description of a tool or parameter): precedence over the user or the system (TS103), the
-    user's consent said not to be needed (TS103), the other tools or sources run down
-    (TS102). Offsets are into ``text``; empty for most texts."""
-    out: list[tuple[str, Hit]] = [("TS103", h) for h in _precedence(text)]
-    out += [("TS103", Hit(m.start(), m.end(), "high", "the user's consent said not to be needed"))
-            for m in _consent_waived(text)]
-    out += [("TS102", Hit(m.start(), m.end(), "high",
-                          "the other tools, servers or sources run down"))
-            for m in _RUN_DOWN.finditer(text)]
-    out += [("TS102", Hit(m.start(), m.end(), "high", "a claim of standing vouched for"))
-            for m in _VOUCHED.finditer(text)]
-    out += [("TS103", Hit(m.start(), m.end(), "high", "something kept out of the reply to the user"))
-            for m in _KEPT_FROM_REPLY.finditer(text)]
-    for m in _AUTHORITY.finditer(text):
-        if _CONSEQUENCE.search(text, m.end(), m.end() + _CONSEQUENCE_REACH):
-            out.append(("TS109", Hit(m.start(), m.end(), "high",
-                                     "a named authority with a consequence for not complying")))
-            break
-    out += [("TS104", h) for h in _follow_ups(text)]
+def claim_hits(text: str, kind: str, words: frozenset[str] | None = None
+               ) -> list[tuple[str, Hit]]:
+    """The (rule id, high hit) pairs of the prose claims of ``text`` (a title, a description,
+    a default or an enum value): precedence over the user or the system (TS103), the user's
+    consent said not to be needed (TS103), something kept out of the reply (TS103), the other
+    tools or sources run down or this one's standing vouched for (TS102), a named authority
+    with a consequence (TS109), a follow-up order that destroys (TS104). ``words``, the text's
+    lower-cased words (``text_words``), is worked out when not given: each reading runs only
+    when one of its cue words occurs. Offsets are into ``text``; empty for most texts."""
+    if words is None:
+        words = text_words(text.lower())
+    if _ANY_CLAIM_CUE.isdisjoint(words):
+        return []  # most texts: one set test
+    out: list[tuple[str, Hit]] = []
+    if not _PRECEDENCE_CUES.isdisjoint(words):
+        out += [("TS103", h) for h in _precedence(text)]
+    if not _CONSENT_CUES.isdisjoint(words):
+        out += [("TS103", Hit(m.start(), m.end(), "high",
+                              "the user's consent said not to be needed"))
+                for m in _consent_waived(text)]
+    if not _RUN_DOWN_CUES.isdisjoint(words):
+        out += [("TS102", Hit(m.start(), m.end(), "high",
+                              "the other tools, servers or sources run down"))
+                for m in _RUN_DOWN.finditer(text)]
+    if not _VOUCHED_CUES.isdisjoint(words):
+        out += [("TS102", Hit(m.start(), m.end(), "high", "a claim of standing vouched for"))
+                for m in _VOUCHED.finditer(text)]
+    if not _KEPT_CUES.isdisjoint(words):
+        out += [("TS103", Hit(m.start(), m.end(), "high",
+                              "something kept out of the reply to the user"))
+                for m in _KEPT_FROM_REPLY.finditer(text)]
+    if not _AUTHORITY_CUES.isdisjoint(words) and not _CONSEQUENCE_CUES.isdisjoint(words):
+        for m in _AUTHORITY.finditer(text):
+            if _CONSEQUENCE.search(text, m.end(), m.end() + _CONSEQUENCE_REACH):
+                out.append(("TS109", Hit(m.start(), m.end(), "high",
+                                         "a named authority with a consequence for not complying")))
+                break
+    if not _FOLLOW_UP_CUES.isdisjoint(words) and _DESTROYING_STEM.search(text):
+        out += [("TS104", h) for h in _follow_ups(text)]
     return out
 
 
@@ -239,11 +284,12 @@ def _follow_ups(text: str) -> list[Hit]:
     return out
 
 
-def title_hits(text: str, kind: str) -> list[tuple[str, Hit]]:
+def title_hits(text: str, kind: str, words: frozenset[str] | None = None
+               ) -> list[tuple[str, Hit]]:
     """The (rule id, high hit) pairs of a title's second clause (``kind`` a ``tool.title``
     or ``param.title``) that chains a further act or claims other tools' calls (TS108) or
     names a mandate or a deadline (TS109): the hit spans the clause. Empty for other kinds
-    and for a title of one clause."""
+    and for a title of one clause (``words`` is not needed: titles are short)."""
     if kind not in ("tool.title", "param.title"):
         return []
     cut = _SECOND_CLAUSE.search(text)
@@ -268,14 +314,16 @@ def title_hits(text: str, kind: str) -> list[tuple[str, Hit]]:
     return [(rule, Hit(cut.start(), len(text), "high", f"a title's second clause naming {what}"))]
 
 
-def value_hits(text: str, kind: str) -> list[tuple[str, Hit]]:
+def value_hits(text: str, kind: str, words: frozenset[str] | None = None
+               ) -> list[tuple[str, Hit]]:
     """The (rule id, high hit) pairs of a default or an enum value (``kind``
     ``param.default`` or ``param.enum``) whose content acts, whatever the parameter: a
     secret's variable interpolated (TS105), the link-local credentials endpoint (TS105), a
     network share, safeguards lifted by name, a name claiming standing or routing the call
     (TS108); as a default also a destroying statement or an access list granting anyone write
-    (TS108). One hit over the whole value; empty for other kinds."""
-    if kind not in ("param.default", "param.enum"):
+    (TS108). One hit over the whole value; empty for other kinds (``words`` is not needed: one
+    screen, :data:`_VALUE_WAKE`, passes over most values)."""
+    if kind not in ("param.default", "param.enum") or _VALUE_WAKE.search(text) is None:
         return []
     whole = len(text)
     for rx, rule, what in ((_SECRET_INTERPOLATION, "TS105", "a secret's variable interpolated"),
@@ -291,5 +339,9 @@ def value_hits(text: str, kind: str) -> list[tuple[str, Hit]]:
     return []
 
 
-#: The readers, each ``(text, kind) -> [(rule id, Hit)]``, in the order they run.
-READERS = (claim_hits, title_hits, value_hits)
+#: The readers of each field kind, each ``(text, kind, words) -> [(rule id, Hit)]``, in the
+#: order they run (a value is read for what it does; the prose claims need a sentence).
+READERS = {
+    "tool.title": (claim_hits, title_hits), "param.title": (claim_hits, title_hits),
+    "tool.description": (claim_hits,), "param.description": (claim_hits,),
+    "param.default": (value_hits,), "param.enum": (value_hits,)}

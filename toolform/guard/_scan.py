@@ -364,7 +364,7 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
             found = _hits(rule, rule.matcher, visible, ctx, back)
             disguised = disguised or (rule.id == "TS112" and bool(found))
             out.extend(found)
-    out.extend(_overreach_pairs(visible, kind, plan, back))
+    out.extend(_overreach_pairs(visible, kind, plan, back, words))
     if disguised:
         # a sentence written with look-alike letters is read again through its Latin reading
         # (the same length, so the offsets hold)
@@ -376,11 +376,13 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
     return out
 
 
-def _overreach_pairs(visible: str, kind: str, plan: Plan,
-                     back: list[int] | None) -> list[tuple[Rule, Hit]]:
+def _overreach_pairs(visible: str, kind: str, plan: Plan, back: list[int] | None,
+                     words: frozenset[str]) -> list[tuple[Rule, Hit]]:
     """The high hits of :data:`~toolform.guard._overreach.READERS` on one field's visible
-    text, each under its rule when the plan runs that rule (offsets into the field's text)."""
-    pairs = [(rule_id, h) for read in READERS for rule_id, h in read(visible, kind)]
+    text (``words``, its lower-cased words), each under its rule when the plan runs that rule
+    (offsets into the field's text)."""
+    pairs = [(rule_id, h) for read in READERS.get(kind, ())
+             for rule_id, h in read(visible, kind, words)]
     if not pairs:
         return []
     running = {r.id: r for r, _ in plan.rules}
