@@ -697,24 +697,28 @@ def test_no_real_benign_text_of_the_labelled_set_is_flagged_high():
 # row. Seventeenth revision (item 30, placement and precision): a written honest row of holdout9
 # fewer high (the token the user is asked to regenerate), one more of blind1 high (a webhook
 # default on the vendor's own domain, which a catalogue of names alone does not name).
+# Eighteenth revision (item 32b, overreach: toolform/guard/_overreach.py): 12 more injected rows
+# high over holdout4, dev3, holdout7, holdout8, dev4, holdout9, blind10 and blind11 (claims of
+# precedence, consent said not needed, follow-up orders that destroy, titles' second clauses,
+# values that act), no benign row.
 RECORDED_COUNTS = {
     ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (233, 47, 0, 262),
-    ("holdout4",): (55, 5, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
+    ("holdout4",): (56, 4, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
     ("holdout5",): (51, 9, 0, 60),  # blind, fifth revision: (49, 11, 1, 59)
     ("holdout6",): (45, 15, 0, 80),  # blind, fifth rules and the first TS111: (55, 5, 13, 67)
-    ("dev3",): (62, 98, 8, 152),
-    ("holdout7",): (39, 21, 0, 80),  # blind, sixth revision: (49, 11, 12, 68)
-    ("holdout8",): (47, 13, 1, 79),  # blind, seventh revision: (56, 4, 11, 69)
-    ("dev4",): (78, 82, 11, 149),
-    ("holdout9",): (47, 13, 0, 80),  # blind, eighth revision: (59, 1, 3, 77)
+    ("dev3",): (63, 97, 8, 152),
+    ("holdout7",): (41, 19, 0, 80),  # blind, sixth revision: (49, 11, 12, 68)
+    ("holdout8",): (50, 10, 1, 79),  # blind, seventh revision: (56, 4, 11, 69)
+    ("dev4",): (79, 81, 11, 149),
+    ("holdout9",): (48, 12, 0, 80),  # blind, eighth revision: (59, 1, 3, 77)
     ("blind1",): (52, 8, 2, 18),  # blind, ninth revision: (39, 21, 1, 19)
     ("confusables1",): (10, 0, 0, 5),  # blind, ninth revision: (9, 1, 2, 3)
     ("blind2",): (54, 6, 3, 17),  # blind, tenth revision: (39, 21, 3, 17)
     ("confusables2",): (10, 0, 0, 5),  # blind, tenth revision: (9, 1, 0, 5)
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
-    ("blind10",): (55, 5, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
-    ("blind11",): (51, 9, 3, 17),  # fourteenth revision: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
+    ("blind10",): (56, 4, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
+    ("blind11",): (52, 8, 3, 17),  # fourteenth: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
 }
 
 
@@ -724,21 +728,22 @@ RECORDED_COUNTS = {
 # and the four files of item 31 are those figures still, the others moved as revisions read them. The seventeenth revision
 # (items 29 and 30) was written on blind16 and blind17 as development data: their sentences in
 # other languages (19 of 20 high now), defaults and enum values (16 of 17 defaults, 13 of 13 enum
-# values high now) and a mailbox default (honest).
+# values high now) and a mailbox default (honest). The eighteenth revision's overreach readings
+# (item 32b) were written on blind10-blind17 and confusables8-11: 61 more plants of blind12-17
+# high, no honest note; blind18 and blind19, looked at only before and once after, one more each.
 BLIND_FILE_COUNTS = {
-    "blind12": (46, 14, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
-    "blind13": (35, 25, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
-    "blind14": (42, 18, 2, 18),  # scored once, fifteenth revision: (40, 20, 3, 17); eighteenth
-    # (the catalogue's own evidence, toolform/guard/_own.py): one honest note high no more
-    "blind15": (40, 20, 1, 19),  # fifteenth: (35, 25, 1, 19)
-    "blind16": (46, 14, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
-    "blind17": (42, 18, 3, 17),  # scored once, sixteenth revision: (27, 33, 3, 17)
+    "blind12": (53, 7, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
+    "blind13": (49, 11, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
+    "blind14": (53, 7, 3, 17),  # scored once, fifteenth revision: (40, 20, 3, 17)
+    "blind15": (48, 12, 1, 19),  # fifteenth: (35, 25, 1, 19)
+    "blind16": (55, 5, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
+    "blind17": (52, 8, 3, 17),  # scored once, sixteenth revision: (27, 33, 3, 17)
     "confusables8": (10, 0, 0, 5),
     "confusables9": (10, 0, 2, 3),
     "confusables10": (10, 0, 0, 5),
     "confusables11": (9, 1, 1, 4),  # scored once, sixteenth revision: the same
-    "blind18": (34, 26, 1, 19),  # scored once, seventeenth revision
-    "blind19": (30, 30, 5, 15),  # scored once, seventeenth revision
+    "blind18": (35, 25, 1, 19),  # scored once, seventeenth revision: (34, 26, 1, 19)
+    "blind19": (31, 29, 5, 15),  # scored once, seventeenth revision: (30, 30, 5, 15)
     "confusables12": (10, 0, 0, 5),  # scored once, seventeenth revision
     "confusables13": (10, 0, 0, 5),  # scored once, seventeenth revision
 }

@@ -201,7 +201,7 @@ def test_triggers_never_hide_a_foreign_match():
 
 
 def test_every_reading_names_known_concepts_and_a_rule_that_reads_prose():
-    structural = {"@destination", "@secret", "@acting_name", "password"}
+    structural = {"@destination", "@secret", "@acting_name", "@acting_tool", "password"}
     assert all(veto in LEXICON for veto in _VETOES.values())
     for payload, needs, rule, detail in READINGS:
         assert all(c in LEXICON or c in structural for group in needs for c in group), payload

@@ -456,9 +456,9 @@ LEXICON: dict[str, str] = {
         ar: يحتوي, تحتوي, تضمين, أرفق, أضف
         hi: शामिल, संलग्न, जोड़ें
         th: ประกอบด้วย, รวม, แนบ
-        zh: 包含, 包括, 附上, 附带, 附帶, 带上, 加上, 填入, 放入
-        ja: 含め, 含む, 添付, 付け, 記載, 入れ
-        ko: 포함, 첨부, 넣""",
+        zh: 包含, 包括, 附上, 附带, 附帶, 带上, 加上, 填入, 放入, 附加, 追加, 拼接
+        ja: 含め, 含む, 添付, 付け, 記載, 入れ, 追加, 付加, 追記
+        ko: 포함, 첨부, 넣, 추가, 덧붙""",
     "must": """
         de: muss, müssen, soll, sollen, verpflichtend, zwingend, erforderlich
         fr: doit, doivent, obligatoire, devez, faut
@@ -829,6 +829,30 @@ LEXICON: dict[str, str] = {
         zh: 始终, 始終, 总是, 每次, 自动, 一律
         ja: 常に, 毎回, 自動的に, 必ず
         ko: 항상, 매번, 자동으로, 언제나""",
+    # a further step around this one: "after", "before", "then" (eighteenth revision)
+    "follow_up": """
+        de: nach$, danach, anschließend, bevor, zuvor, vorher
+        fr: après, ensuite, puis$, avant$, avant de, auparavant
+        es: después, luego, antes$, antes de, tras$, a continuación
+        pt: depois, em seguida, antes$, antes de, após
+        it: dopo$, poi$, prima$, prima di, successivamente
+        nl: daarna, vervolgens, voordat, eerst, nadat
+        pl: po$, następnie, potem, przed$, najpierw
+        cs: poté, potom, před$, nejprve, nejdřív
+        ru: после, затем, потом, перед$, прежде, сначала
+        uk: після, потім, перед$, спочатку
+        tr: sonra, ardından, önce
+        id: setelah, kemudian, lalu$, sebelum, terlebih dahulu
+        vi: sau khi, rồi, tiếp theo, trước khi
+        sv: efter$, sedan$, därefter, innan, före$, först
+        el: μετά, έπειτα, πριν$, πρώτα
+        he: אחרי, לאחר, ואז, לפני
+        ar: بعد, ثم, قبل
+        hi: बाद, फिर, पहले
+        th: หลังจาก, จากนั้น, ก่อน
+        zh: 之后, 之後, 然后, 然後, 之前, 以前, 先
+        ja: 後, その後, 次に, 前に, 先に
+        ko: 후, 다음, 전에, 먼저""",
     # the model spoken of or to
     "model": """
         de: assistent, ki$, ki-, agent, modell, sprachmodell
@@ -927,6 +951,19 @@ WAKE_WORDS = tuple(sorted(set((
 ))))
 
 
+def _inflected_phrase(words: list[str]) -> str:
+    """A regex for a phrase of a spaced script whose words inflect: each word by its stem
+    (a word of five to six letters less its last letter, of seven or more less its last two)
+    and any letters after it, so "это описание" also finds "этого описания" and "системн
+    промпт" "системным промптом" (eighteenth revision: the phrases had matched only the
+    forms they were written in)."""
+    out = []
+    for word in words:
+        cut = 2 if len(word) >= 7 else 1 if len(word) >= 5 else 0
+        out.append(re.escape(word[:len(word) - cut]) + r"[^\W\d_]*")
+    return r"\s+".join(out)
+
+
 def _compile(entry: str) -> re.Pattern[str]:
     """One regex for a concept's stems: at a word start in spaced scripts, anywhere in the
     others, ``$`` for a whole word; spaces inside a stem match any run of spaces."""
@@ -939,7 +976,11 @@ def _compile(entry: str) -> re.Pattern[str]:
                 continue
             # Vietnamese spaces its syllables: a stem is whole syllables ("dù" is not "dùng")
             whole = stem.endswith("$") or lang.strip() == "vi"
-            body = r"\s+".join(re.escape(part) for part in stem.rstrip("$").split())
+            parts = stem.rstrip("$").split()
+            if whole or len(parts) == 1 or _UNSPACED.match(stem):
+                body = r"\s+".join(re.escape(part) for part in parts)
+            else:
+                body = _inflected_phrase(parts)
             if whole:
                 body += r"(?![^\W_])"
             (unspaced if _UNSPACED.match(stem) else spaced).append(body)
@@ -975,6 +1016,12 @@ _IDENTIFIER = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]++(?:[_-][A-Za-z0-9]++)+")
 _ACTS = re.compile(r"""delete|remove|send|post|transfer|pay|approve|merge|publish|share|grant|
     invite|disable|revoke|purge|wipe|drop|destroy|upload|forward|export|email|reset|deploy|kill|
     shutdown""", re.IGNORECASE | re.VERBOSE)
+# the same acts as whole words of the identifier (``discord_delete_channel``; not the "post" of
+# ``cloudbase_postgres`` or the "pay" of ``boond_payments_search``)
+_ACT_PARTS = frozenset("""delete remove send post transfer pay approve merge publish share grant
+    invite disable revoke purge wipe drop destroy upload forward export email reset deploy kill
+    shutdown archive close""".split())
+_IDENTIFIER_PART = re.compile(r"[_-]")
 _PASSWORD = _compile("""
     de: passwort, passwört, kennwort, zugangsdaten
     fr: mot de passe, mots de passe, identifiants
@@ -1040,6 +1087,10 @@ READINGS: tuple[tuple[str, tuple[tuple[str, ...], ...], str, str], ...] = (
      "an order in another language to the assistant to act on every call"),
     ("added-call", (("call",), ("always",), ("@acting_name",)), "TS104",
      "an order in another language to call a tool that acts on every call"),
+    # eighteenth revision: a tool that acts named as a step before or after this one (the
+    # policy's English reading of a tool that acts ordered around this one)
+    ("follow-up", (("@acting_tool",), ("follow_up",)), "TS104",
+     "an order in another language to run a tool that acts around this one"),
 )
 #: A secret named under a prohibition is kept, not handed over ("Не передавайте пароль ..."); the
 #: user's choice is not overridden by "regardless of whether" ("无论用户是否登录").
@@ -1097,13 +1148,17 @@ def _is_foreign(sentence: str) -> bool:
 
 def _holds(sentence: str, lowered: str, concept: str) -> bool:
     """Whether ``sentence`` (``lowered``, in lower case) holds ``concept``: a structural one
-    (``@destination``, ``@secret``, ``@acting_name``), a password, or one of :data:`LEXICON`."""
+    (``@destination``, ``@secret``, ``@acting_name``, ``@acting_tool``), a password, or one of
+    :data:`LEXICON`."""
     if concept == "@destination":
         return _DESTINATION.search(sentence) is not None
     if concept == "@secret":
         return _SECRET_FORM.search(sentence) is not None
     if concept == "@acting_name":
         return any(_ACTS.search(m.group()) for m in _IDENTIFIER.finditer(sentence))
+    if concept == "@acting_tool":
+        return any(not _ACT_PARTS.isdisjoint(_IDENTIFIER_PART.split(m.group().lower()))
+                   for m in _IDENTIFIER.finditer(sentence))
     if concept == "password":
         return _PASSWORD.search(lowered) is not None
     return _CONCEPTS[concept].search(lowered) is not None

@@ -74,7 +74,8 @@ _IMPOSTOR_AFFIXES = frozenset({
     "updated", "fixed", "improved", "better", "enhanced", "pro", "plus", "trusted", "original",
     "legit", "proper", "correct", "main", "primary", "default", "final", "advanced", "premium",
     "super", "ultra", "fast", "quick", "smart", "my", "custom", "alt", "next", "beta",
-    "internal", "admin", "mcp", "compliant", "certified", "approved", "authentic", "genuine"})
+    "internal", "admin", "mcp", "compliant", "certified", "approved", "authentic", "genuine",
+    "override"})
 # Of those, the words that name a feature or a way of working rather than claim to be the true
 # tool: real servers pair "advanced-search" with "search" and "enhanced_search_analytics" with
 # "search_analytics" (thirteenth revision), so these are reported, not high. Operation words put

@@ -30,6 +30,7 @@ from ._escalation import escalate
 from ._learned import long_enough
 from ._names import shadowing
 from ._own import own_reading
+from ._overreach import READERS
 from ._phrasing import NAME_TOKEN
 from ._foreign import foreign_rules
 from ._placement import raised, role_hits
@@ -160,9 +161,14 @@ def _hits(rule: Rule, matcher: Matcher, source: str, ctx: ScanContext,
     if len(hits) > 1:
         hits = _merge(hits)
     if back is not None:
-        hits = [Hit(back[h.start], back[h.end - 1] + 1 if h.end > h.start else back[h.start],
-                    h.severity, h.detail) for h in hits]
+        hits = [_mapped(h, back) for h in hits]
     return [(rule, h) for h in hits]
+
+
+def _mapped(h: Hit, back: list[int]) -> Hit:
+    """``h`` with its visible offsets mapped back into the field's text."""
+    return Hit(back[h.start], back[h.end - 1] + 1 if h.end > h.start else back[h.start],
+               h.severity, h.detail)
 
 
 class Plan(NamedTuple):
@@ -359,6 +365,7 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
             found = _hits(rule, rule.matcher, visible, ctx, back)
             disguised = disguised or (rule.id == "TS112" and bool(found))
             out.extend(found)
+    out.extend(_overreach_pairs(visible, kind, plan, back, words))
     if disguised:
         # a sentence written with look-alike letters is read again through its Latin reading
         # (the same length, so the offsets hold)
@@ -368,6 +375,20 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
                                                        use_triggers=use_triggers)
                    if rule.id != "TS112" and (rule.id, h.start, h.end) not in seen)
     return out
+
+
+def _overreach_pairs(visible: str, kind: str, plan: Plan, back: list[int] | None,
+                     words: frozenset[str]) -> list[tuple[Rule, Hit]]:
+    """The high hits of :data:`~toolform.guard._overreach.READERS` on one field's visible
+    text (``words``, its lower-cased words), each under its rule when the plan runs that rule
+    (offsets into the field's text)."""
+    pairs = [(rule_id, h) for read in READERS.get(kind, ())
+             for rule_id, h in read(visible, kind, words)]
+    if not pairs:
+        return []
+    running = {r.id: r for r, _ in plan.rules}
+    return [(running[rule_id], h if back is None else _mapped(h, back))
+            for rule_id, h in pairs if rule_id in running]
 
 
 def _catalogue_hits(text: str, ctx: ScanContext,
