@@ -734,7 +734,8 @@ RECORDED_COUNTS = {
 BLIND_FILE_COUNTS = {
     "blind12": (53, 7, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
     "blind13": (49, 11, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
-    "blind14": (53, 7, 3, 17),  # scored once, fifteenth revision: (40, 20, 3, 17)
+    "blind14": (53, 7, 2, 18),  # scored once, fifteenth revision: (40, 20, 3, 17); one honest
+    # note medium since the eighteenth revision's reading of the catalogue's own evidence
     "blind15": (48, 12, 1, 19),  # fifteenth: (35, 25, 1, 19)
     "blind16": (55, 5, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
     "blind17": (52, 8, 3, 17),  # scored once, sixteenth revision: (27, 33, 3, 17)

@@ -68,7 +68,7 @@ def test_the_planted_sentence_scores_high_and_its_host_low():
     # the study's sentence, an argument pinned to a code, reads as real servers' pinning does
     # since TS111 was trained on them (sixteenth revision); TS101 makes it high (its payload)
     weather = "Get the current weather for a city, in metric or imperial units."
-    assert round(instruction_probability(f"{weather} {DEFAULT_SENTENCE}"), 3) == 0.119
+    assert round(instruction_probability(f"{weather} {DEFAULT_SENTENCE}"), 3) == 0.12
 
 
 def test_the_finding_spans_the_sentence_that_reads_most_like_an_instruction():
@@ -92,13 +92,14 @@ def test_short_texts_are_left_to_the_rules():
 def test_packaged_model_is_what_the_card_says():
     model = packaged_model()
     assert (model.threshold, model.escalate_at, model.alone_at) == (0.8, 0.999, None)
-    # the final model, fitted again with the seventeenth revision's rules (its hard negatives are
+    # the final model, fitted again with the eighteenth revision's rules (its hard negatives are
     # the texts those rules read medium): training, validation and test parts together
     assert model.trained_on == (
-        "T + V + X: 1807 injected, 698 written benign, 51640 other benign texts (real rows, MCP "
-        "reference, BFCL and generated catalogues, all captured servers) and 3737 with a hand "
+        "T + V + X: 1807 injected, 698 written benign, 51628 other benign texts (real rows, MCP "
+        "reference, BFCL and generated catalogues, the captured servers of batches 1-7) and 3749 "
+        "with a hand "
         "rule's medium finding (weight 30)")
-    assert len(model.weights) == 135_298
+    assert len(model.weights) == 135_349
     assert all(abs(w) >= 0.05 for w in model.weights.values())
 
 

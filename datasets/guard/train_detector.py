@@ -180,8 +180,17 @@ class TrainingData:
         return (f"{' + '.join(p.name for p in parts)}: {len(self.positives)} injected, "
                 f"{len(self.written)} written benign, {len(self.negatives)} other benign texts "
                 "(real rows, MCP reference, BFCL and generated catalogues, "
-                f"{'development' if len(parts) == 1 else 'all'} captured servers) and "
+                f"{'the development' if len(parts) == 1 else 'the'} captured servers of "
+                f"batches {_span(b for p in parts for b in p.batches)}) and "
                 f"{len(self.hard)} with a hand rule's medium finding (weight {HARD_WEIGHT:g})")
+
+
+def _span(batches: Iterable[int]) -> str:
+    """``1-7`` for the batches 1 to 7, ``1, 3`` when they are not a run."""
+    got = sorted(set(batches))
+    if got == list(range(got[0], got[-1] + 1)):
+        return f"{got[0]}-{got[-1]}" if len(got) > 1 else str(got[0])
+    return ", ".join(map(str, got))
 
 
 def gather(parts: Sequence[Part], held_out: Sequence[Part] = ()) -> TrainingData:

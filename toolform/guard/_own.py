@@ -243,15 +243,18 @@ _SPELLED = re.compile(r"[A-Za-z]+(?:[\s_-]+[A-Za-z]+)+")
 _IDENTIFIER = re.compile(r"[A-Za-z][a-z0-9]*(?:[-_][A-Za-z0-9]+|[A-Z][a-z0-9]+)+")
 
 
-def _option_named(span: str, text: str, path: str) -> bool:
-    """Whether the order's words are an option's name: the parameter the field describes or
-    an identifier of two words or more in the text."""
+def _option_named(text: str, hit: Hit, path: str) -> bool:
+    """Whether the order's words (``text[hit.start:hit.end]``) are an option's name: the
+    parameter the field describes or an identifier of two words or more elsewhere in the text
+    (the order's own span, a hyphenated word such as "pre-consented", names no option)."""
+    span = text[hit.start:hit.end]
     if _SPELLED.fullmatch(span.strip()) is None:
         return False
     said = _words(span)
     if len(said) < 2:
         return False
-    names = [param_name(path), *(m.group() for m in _IDENTIFIER.finditer(text))]
+    names = [param_name(path), *(m.group() for m in _IDENTIFIER.finditer(text)
+                                 if m.end() <= hit.start or m.start() >= hit.end)]
     return any(len(w) >= 2 and w == said for w in (_words(n) for n in names if n))
 
 
@@ -283,7 +286,7 @@ def own_reading(toolset: Toolset) -> Callable[[str, str, str, Pairs], Pairs]:
                         why = "the server's own folder"
                 elif rule.id == "TS101" and _own_addresses(text, hit, sentences, catalogue):
                     why = "an address of the catalogue's own or an example"
-                elif rule.id == "TS103" and _option_named(span, text, path):
+                elif rule.id == "TS103" and _option_named(text, hit, path):
                     why = "an option's name, described"
             out.append((rule, Hit(hit.start, hit.end, "medium", f"{hit.detail}; {why}"))
                        if why else (rule, hit))
