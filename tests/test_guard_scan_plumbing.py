@@ -98,3 +98,32 @@ def test_short_enum_values_cued_for_ts108_are_still_read():
         ParamIR("mode", TypeIR("enum", values=values)),)),)))
     assert {f.path for f in found if f.rule == "TS108"} == {
         "tools[0].params.mode.enum[2]", "tools[0].params.mode.enum[3]"}
+
+
+def test_the_plans_of_a_rule_set_are_made_once_and_are_each_kinds_plan():
+    from toolform.guard._fields import FIELD_KINDS
+    from toolform.guard._scan import _plans
+
+    ids = ("TS101", "TS106", "TS108", "TS111")
+    plans = _plans(ids)
+    assert _plans(ids) is plans  # a second scan with these rules reuses them
+    chosen = [r for r in GUARD_RULES if r.id in ids]
+    for kind, _ in FIELD_KINDS:
+        assert plans[kind] == _plan(kind, chosen)
+    assert [r.id for r, _ in plans["param.default"].rules] == ["TS101", "TS106", "TS108",
+                                                                 "TS111"]
+    assert [r.id for r, _ in plans["param.name"].rules] == ["TS106"]
+
+
+def test_the_walk_can_leave_out_parameter_names_written_in_ascii():
+    from toolform.guard import iter_fields
+
+    toolset = Toolset((ToolIR("t", "Reads.", (
+        ParamIR("path", TypeIR("string"), "Where."),
+        ParamIR("pаth", TypeIR("object", fields=(ParamIR("mode", TypeIR("string")),))),)),))
+    every = list(iter_fields(toolset))
+    kept = list(iter_fields(toolset, ascii_param_names=False))
+    assert [f.path for f in every if f not in kept] == [
+        "tools[0].params.path.name", 'tools[0].params["pаth"].fields.mode.name']
+    # the name with a Cyrillic а is still read (TS106 and the look-alike checks)
+    assert [f.path for f in kept if f.kind == "param.name"] == ['tools[0].params["pаth"].name']
