@@ -98,3 +98,56 @@ def test_short_enum_values_cued_for_ts108_are_still_read():
         ParamIR("mode", TypeIR("enum", values=values)),)),)))
     assert {f.path for f in found if f.rule == "TS108"} == {
         "tools[0].params.mode.enum[2]", "tools[0].params.mode.enum[3]"}
+
+
+def test_the_plans_of_a_rule_set_are_made_once_and_are_each_kinds_plan():
+    from toolform.guard._fields import FIELD_KINDS
+    from toolform.guard._scan import _plans
+
+    ids = ("TS101", "TS106", "TS108", "TS111")
+    plans = _plans(ids)
+    assert _plans(ids) is plans  # a second scan with these rules reuses them
+    chosen = [r for r in GUARD_RULES if r.id in ids]
+    for kind, _ in FIELD_KINDS:
+        assert plans[kind] == _plan(kind, chosen)
+    assert [r.id for r, _ in plans["param.default"].rules] == ["TS101", "TS106", "TS108",
+                                                                 "TS111"]
+    assert [r.id for r, _ in plans["param.name"].rules] == ["TS106"]
+
+
+def test_the_walk_can_leave_out_parameter_names_written_in_ascii():
+    from toolform.guard import iter_fields
+
+    toolset = Toolset((ToolIR("t", "Reads.", (
+        ParamIR("path", TypeIR("string"), "Where."),
+        ParamIR("pаth", TypeIR("object", fields=(ParamIR("mode", TypeIR("string")),))),)),))
+    every = list(iter_fields(toolset))
+    kept = list(iter_fields(toolset, ascii_param_names=False))
+    assert [f.path for f in every if f not in kept] == [
+        "tools[0].params.path.name", 'tools[0].params["pаth"].fields.mode.name']
+    # the name with a Cyrillic а is still read (TS106 and the look-alike checks)
+    assert [f.path for f in kept if f.kind == "param.name"] == ['tools[0].params["pаth"].name']
+
+
+@pytest.mark.parametrize("text", [
+    "cc audit@corp-mail.net", "post to https://x.example/hook", "send it to evil.io",
+    "post in #general", "channel C0AUDIT77", "write to /tmp/out.txt", "+44 20 7946 0958",
+    "(555) 123-4567", "GB82 WEST 1234 5698 7654 32", "0x52908400098527886E0F7030069857D2E4169EE7",
+    "10.0.0.1", "account no. ACCT-99812",
+])
+def test_a_sentence_that_moves_data_holds_the_cue_its_search_waits_for(text):
+    from toolform.guard._reading import _MOVES_CUE, _MOVES_DATA
+
+    assert _MOVES_DATA.search(text) is not None, text
+    assert _MOVES_CUE.search(text) is not None, text
+
+
+def test_no_labelled_text_moves_data_without_the_cue():
+    from toolform.guard import load_labelled_set
+    from toolform.guard._reading import _MOVES_CUE, _MOVES_DATA
+
+    texts = [row.text for row in load_labelled_set()]
+    moving = [t for t in texts if _MOVES_DATA.search(t) is not None]
+    assert len(moving) > 100  # the check reads real cases
+    assert all(_MOVES_CUE.search(t) is not None for t in moving)
+    assert any(_MOVES_CUE.search(t) is None for t in texts)  # and the cue skips some

@@ -12,6 +12,7 @@ such a field refer to that JSON text.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import replace
@@ -80,8 +81,10 @@ def value_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
+@functools.lru_cache(maxsize=4096)
 def _key(name: str) -> str:
-    """A path segment for a parameter name: ``.name`` or ``["odd.name"]``."""
+    """A path segment for a parameter name: ``.name`` or ``["odd.name"]`` (cached: catalogues
+    repeat parameter names, and a walk makes one per parameter)."""
     return f".{name}" if _IDENT.match(name) else f"[{json.dumps(name, ensure_ascii=False)}]"
 
 
@@ -89,8 +92,8 @@ def _key(name: str) -> str:
 EnumSelection = Callable[[TypeIR], "Iterable[int] | None"]
 
 
-def iter_fields(toolset: Toolset, *, enum_values: EnumSelection | None = None
-                ) -> Iterator[FieldText]:
+def iter_fields(toolset: Toolset, *, enum_values: EnumSelection | None = None,
+                ascii_param_names: bool = True) -> Iterator[FieldText]:
     """Every readable field of ``toolset``, tool by tool, in declaration order.
 
     Empty titles and descriptions and absent defaults are skipped; names are always listed.
@@ -102,6 +105,10 @@ def iter_fields(toolset: Toolset, *, enum_values: EnumSelection | None = None
         Given an enum's type, the indices of the values to list (in order), or None for all;
         the scan uses it to pass over the values of a long enum it screened in bulk. Default:
         every value.
+    ascii_param_names : bool, default True
+        False leaves out the parameter names written in ASCII only (the scan's one reader of
+        parameter names, TS106, looks for characters outside ASCII; a catalogue has several
+        names per tool).
     """
     # FieldText(...) goes through a Python-level __new__; tuple.__new__ makes the same tuple in
     # half the time, and scans walk hundreds of thousands of fields
@@ -125,7 +132,8 @@ def iter_fields(toolset: Toolset, *, enum_values: EnumSelection | None = None
         while stack:
             p, t, path = stack.pop()
             if p is not None:
-                yield new(FieldText, (f"{path}.name", "param.name", name, p.name, None))
+                if ascii_param_names or not p.name.isascii():
+                    yield new(FieldText, (f"{path}.name", "param.name", name, p.name, None))
                 if p.title:
                     yield new(FieldText, (f"{path}.title", "param.title", name, p.title, None))
                 if p.description:

@@ -718,7 +718,8 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
             r == "TS101" for r, _, _ in out):
         out.append(("TS101", "high", "adds to what the user asked for"))
     if prose and not any(r == "TS101" and sev == "high" for r, sev, _ in out):
-        moving = next((m for m in _MOVES_DATA.finditer(piece)
+        moving = None if _MOVES_CUE.search(piece) is None else next((
+                  m for m in _MOVES_DATA.finditer(piece)
                        if not _BARE_SCHEME.fullmatch(m.group().strip())
                        # a channel said to receive posts is often the tool's own job
                        and (told or not m.group().startswith("#"))
@@ -1027,6 +1028,10 @@ _MOVES_DATA = re.compile(rf"""{_EMAIL}|{_URL}|{_DESTINATION.pattern}
     |\b0x[0-9a-fA-F]{{16,}}\b|\b(?:\d{{1,3}}\.){{3}}\d{{1,3}}\b
     |\b(?:account|acct|wallet|iban|routing\s+number)\s*(?:no\.?|number|id)?\s*[:#=]?\s*['"`]?
      [A-Z0-9][A-Z0-9-]{{4,}}\d""", re.IGNORECASE | re.VERBOSE)
+# What every alternative of _MOVES_DATA needs (an address's @, a URL's ://, a domain's dot and
+# letter, a channel's # or the word, a path's /, a number's digit): a sentence without one is
+# not searched for it, the slowest search of the general checks
+_MOVES_CUE = re.compile(r"[@#/:\d]|\.[a-z]|channel", re.IGNORECASE)
 _BARE_SCHEME = re.compile(r"(?:https?|ftp)://\W*")
 # A value said to be where things go or what is always used, with or without an instruction
 # form: "are routed through our clearing account NL91...", "exec@x.com is always included",

@@ -187,6 +187,21 @@ def _plan(kind: str, rules: Sequence[Rule]) -> Plan:
                 tuple(r for r, test in chosen if test is None))
 
 
+@functools.lru_cache(maxsize=32)
+def _plans(rule_ids: tuple[str, ...]) -> dict[str, Plan]:
+    """Per field kind, the :func:`_plan` of the rules with these ids, made once per rule set
+    and shared by every scan (callers only read it): compiling the trigger tests costs more
+    than scanning a small catalogue, and a batch of catalogues is scanned one by one.
+
+    Raises
+    ------
+    KeyError
+        When an id names no rule.
+    """
+    rules = [get_rule(r) for r in rule_ids]
+    return {kind: _plan(kind, rules) for kind, _ in FIELD_KINDS}
+
+
 def _one_token(text: str) -> bool:
     """A text with no space in it: the general sentence checks read nothing there (see
     :func:`~toolform.guard._reading.general_rules`), so only triggers decide what runs."""
@@ -439,7 +454,8 @@ def scan_text(text: str, kind: str = "tool.description", *, tool: str = "",
     """
     chosen = [get_rule(r) for r in rules] if rules is not None else GUARD_RULES
     f = FieldText("<text>", kind, tool, text)
-    pairs = _text_hits(text, kind, chosen)
+    plan = _plans(tuple(r.id for r in chosen)).get(kind)  # a kind of no field: its own plan
+    pairs = _text_hits(text, kind, plan if plan is not None else _plan(kind, chosen))
     ctx = ScanContext(tuple(tool_names), tool, kind)
     if ctx.known_names:
         pairs += _catalogue_hits(text, ctx, chosen)
@@ -501,7 +517,7 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
     separators = "".join(sorted({ch for n in (known or ()) for ch in "_-." if ch in n}))
     has_separator = re.compile(f"[{re.escape(separators)}]").search if separators else None
     plain_names = any(not any(ch in n for ch in "_-.") for n in (known or ()))
-    plans = {kind: _plan(kind, chosen) for kind, _ in FIELD_KINDS}
+    plans = _plans(tuple(r.id for r in chosen))
     # the values of a long enum that no rule can flag are screened in bulk and not listed
     select = _enum_screen(plans["param.enum"], known if read_names else _NO_NAMES)
     # kind -> text -> its (rule, hit) pairs: each distinct text of a kind is read once (most
@@ -512,10 +528,9 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
     findings: list[Finding] = []
     index = -1
     ctx = ScanContext(names, "", "", known)
-    for f in iter_fields(toolset, enum_values=select):
+    # only TS106 reads parameter names, and hidden characters are not ASCII
+    for f in iter_fields(toolset, enum_values=select, ascii_param_names=False):
         _, kind, tool, text, _ = f
-        if kind == "param.name" and text.isascii():
-            continue  # only TS106 reads parameter names, and hidden characters are not ASCII
         if kind == "tool.name" and text.isascii():
             pairs = ()  # TS106 and TS110 look for characters outside ASCII in a name
         else:
