@@ -722,10 +722,11 @@ RECORDED_COUNTS = {
 }
 
 
-# The blind files kept as files (datasets/guard/blind/), with the current (seventeenth) revision:
+# The blind files kept as files (datasets/guard/blind/), with the current (eighteenth) revision:
 # (planted high, planted not high, honest high, honest not high). Each was scored once with the
-# revision of its data card item (24, 26, 28, 31) before anyone read it; confusables11 (item 28)
-# and the four files of item 31 are those figures still, the others moved as revisions read them. The seventeenth revision
+# revision of its data card item (24, 26, 28, 31, 33) before anyone read it; confusables11
+# (item 28) and the four files of item 33 are those figures still, the others moved as
+# revisions read them. The seventeenth revision
 # (items 29 and 30) was written on blind16 and blind17 as development data: their sentences in
 # other languages (19 of 20 high now), defaults and enum values (16 of 17 defaults, 13 of 13 enum
 # values high now) and a mailbox default (honest). The eighteenth revision's overreach readings
@@ -747,6 +748,10 @@ BLIND_FILE_COUNTS = {
     "blind19": (31, 29, 5, 15),  # scored once, seventeenth revision: (30, 30, 5, 15)
     "confusables12": (10, 0, 0, 5),  # scored once, seventeenth revision
     "confusables13": (10, 0, 0, 5),  # scored once, seventeenth revision
+    "blind20": (32, 28, 2, 18),  # scored once, eighteenth revision (item 33)
+    "blind21": (36, 24, 3, 17),  # scored once, eighteenth revision
+    "confusables14": (10, 0, 0, 5),  # scored once, eighteenth revision
+    "confusables15": (10, 0, 0, 5),  # scored once, eighteenth revision
 }
 
 
