@@ -12,7 +12,7 @@ import pytest
 
 from toolform.errors import DatasetError
 from toolform.guard import DEFAULT_SENTENCE, clear_caches, load_labelled_set, scan_text
-from toolform.guard._learned import (_SLICED, MIN_WORDS, LearnedModel, _grams,
+from toolform.guard._learned import (_SLICED, MIN_WORDS, LearnedModel, _gram_terms, _grams,
                                      instruction_probability, load_model, packaged_model,
                                      sentence_counts, text_counts, word_ngrams)
 
@@ -44,6 +44,19 @@ def test_prebuilt_gram_slices_give_the_grams_of_every_word_length():
         assert _grams(word) == [padded[i:i + n] for n in (3, 4, 5)
                                 for i in range(len(padded) - n + 1)], len(word)
     assert len(_grams("abcdefghij" * 7)) == 70 + 69 + 68
+
+
+def test_a_words_gram_terms_are_the_sum_of_its_gram_weights_in_order():
+    weights = {" it": 0.5, "it.": -0.25, " ab": 1e-17, "abc": 3.0, "xxx": 0.125}
+    for word in ("a", "it.", "abc" * 4, "x" * (_SLICED - 3), "x" * (_SLICED - 2), "ab" * 40):
+        grams = _grams(word)
+        total = 0.0
+        for g in grams:  # summed one by one in _grams' order: the very same float
+            total += weights.get(g, 0.0)
+        assert _gram_terms(word, weights.get) == (total, len(grams)), word
+    assert _gram_terms("it.", weights.get) == (0.25, 6)
+    assert _gram_terms("x" * (_SLICED - 2), weights.get) == (0.125 * (_SLICED - 2 - 2), 3 * (
+        _SLICED - 2) - 3)
 
 
 def test_cached_scoring_equals_the_formula_on_every_labelled_text():

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from itertools import repeat
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
 from ..errors import DatasetError
 from ._rule import Hit, ScanContext
@@ -58,6 +58,18 @@ def _grams(word: str) -> list[str]:
     if len(padded) < _SLICED:
         return list(map(padded.__getitem__, _SLICES[len(padded)]))
     return [padded[i:i + n] for n in _CHAR_NGRAMS for i in range(len(padded) - n + 1)]
+
+
+def _gram_terms(word: str, weight: Callable[[str, float], float]) -> tuple[float, int]:
+    """The sum of the weights of :func:`_grams` of ``word``, in its order (the same float),
+    and how many there are; ``weight`` looks a gram up (0.0 when the model does not know it).
+    The grams are summed as they are sliced, not kept in a list first."""
+    padded = f" {word} "
+    if len(padded) < _SLICED:
+        slices = _SLICES[len(padded)]
+        return sum(map(weight, map(padded.__getitem__, slices), repeat(0.0))), len(slices)
+    grams = _grams(word)
+    return sum(map(weight, grams, repeat(0.0))), len(grams)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -176,8 +188,7 @@ class LearnedModel:
             if known is None:
                 # the weights of word_ngrams(word), looked up without the "c:" prefix and
                 # summed in its order (the same float)
-                grams = _grams(word)
-                known = sum(map(gram_weight, grams, repeat(0.0))), len(grams)
+                known = _gram_terms(word, gram_weight)
                 if len(words) >= _MAX_CACHED:
                     words.clear()
                 words[word] = known

@@ -49,7 +49,7 @@ def _deletions(key: str) -> set[str]:
     """The key with one letter deleted, each way. Deleting digits is left out: an edit that
     only changes digits does not count (``tool_v1``, ``tool_v2``), and a digit standing for a
     letter is caught by the look-alike check first."""
-    return {key[:i] + key[i + 1:] for i in range(len(key)) if key[i].isalpha()}
+    return {key[:i] + key[i + 1:] for i, ch in enumerate(key) if ch.isalpha()}
 
 
 def _letter_edit(a: str, b: str) -> bool:

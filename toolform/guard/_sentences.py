@@ -240,10 +240,16 @@ def _sentence_matches(gates_id: int, before: str,
 
 
 @functools.lru_cache(maxsize=256)
-def _pieces(text: str) -> tuple[tuple[int, str, str], ...]:
-    """``(start, the text just before, sentence)`` for each sentence of ``text`` (every rule
-    reads them, so they are cut once)."""
-    return tuple((s, text[max(s - _CONTEXT_CHARS, 0):s], text[s:e]) for s, e in _spans(text))
+def _pieces(text: str) -> tuple[tuple[int, str, str, str, frozenset[str]], ...]:
+    """``(start, the text just before, sentence, the sentence lower-cased, its words)`` for
+    each sentence of ``text`` (every rule reads them, so they are cut once, and a rule skips
+    the sentences holding none of its trigger words without asking the per-sentence cache)."""
+    out = []
+    for s, e in _spans(text):
+        sentence = text[s:e]
+        lowered = sentence.lower()
+        out.append((s, text[max(s - _CONTEXT_CHARS, 0):s], sentence, lowered, words_of(lowered)))
+    return tuple(out)
 
 
 def _run(gates: Sequence[_Gated], text: str,
@@ -269,9 +275,12 @@ def _run(gates: Sequence[_Gated], text: str,
     if union[0].isdisjoint(words) and (union[1] is None
                                        or union[1].search(text.lower()) is None):
         return
-    # the sentences where some pattern matched (most match none)
-    found = [(s, per_gate) for s, before, sentence in _pieces(text)
-             if any(per_gate := _sentence_matches(key, before, sentence))]
+    # the sentences where some pattern matched (most match none); a sentence with no trigger
+    # word of any pattern is passed over here, as _sentence_matches would pass it
+    found = [(s, per_gate) for s, before, sentence, lowered, words in _pieces(text)
+             if (not union[0].isdisjoint(words)
+                 or (union[1] is not None and union[1].search(lowered) is not None))
+             and any(per_gate := _sentence_matches(key, before, sentence))]
     for i, g in enumerate(gates):
         for s, per_gate in found:
             for m in per_gate[i]:
