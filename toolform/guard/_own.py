@@ -39,7 +39,7 @@ from ._reading import _EMAIL, _MOVES_DATA, _URL
 from ._rule import Hit, Rule
 from ._sentences import _Sentences
 
-__all__ = ["own_reading"]
+__all__ = ["own_reading", "usage_reading"]
 
 Pairs = Sequence[tuple[Rule, Hit]]
 
@@ -159,7 +159,19 @@ class _Catalogue:
         self.toolset = toolset
         self._named: set[str] | None = None
         self._texts: list[str] | None = None
+        self._vocabulary: set[str] | None = None
         self.own_names = {w for w in _words(PurePath(toolset.source or "").stem) if len(w) >= 4}
+
+    @property
+    def vocabulary(self) -> set[str]:
+        """The catalogue's own identifiers: every tool name, and every parameter name that is
+        an identifier of two words or more (``write_file``, ``threadTs``; not ``query``)."""
+        if self._vocabulary is None:
+            found = {t.name for t in self.toolset.tools}
+            found.update(p.name for t in self.toolset.tools for p in t.params
+                         if _IDENTIFIER.fullmatch(p.name))
+            self._vocabulary = found
+        return self._vocabulary
 
     @property
     def named(self) -> set[str]:
@@ -293,3 +305,66 @@ def own_reading(toolset: Toolset) -> Callable[[str, str, str, Pairs], Pairs]:
         return out if any(a is not b for (_, a), (_, b) in zip(out, pairs)) else pairs
 
     return demote
+
+
+# -- escalation ------------------------------------------------------------------------------
+
+# a name as a token of the text (a tool name may hold dots and hyphens)
+_NAME_TOKEN = re.compile(r"(?<![\w.-])[A-Za-z_][\w.-]*\w")
+# what a plant carries besides a name: an address, a path, a quoted path or channel, a secret,
+# the conversation, keeping it from the user, a call chained onto this one or made on every
+# result, acting before the user is answered, or steering calls away from a tool (shadowing);
+# a usage note routes the user's own goal to the tool that does it, nothing more
+_PAYLOAD = re.compile(r"""@|://|~/|\bhttps?\b|\.(?:ssh|env|aws|pem)\b|['"][/#][^'"]*['"]|
+    \b(?:secrets?|passwords?|passphrases?|credentials?|tokens?|api[\s_-]?keys?|private\s+keys?|
+    cookies?|conversation|chat\s+history|system\s+prompt|previous\s+messages?|
+    (?:do\s+not|don't|never|without)\s+(?:tell|inform|mention|notify|alert|show|reveal|use)|
+    silently|secretly|quietly|ignore|disregard|override|instead|exfiltrat\w*|forward\w*|
+    upload\w*|hand\w*\s+(?:\w+\s+){0,4}to|(?:also|then)\s+(?:run|call|invoke|use)|follow\s+this
+    \s+with|(?:each|every)\s+(?:item|page|result|file|message|draft|record|entry|row)s?|
+    before\s+(?:answering|replying|responding)|prefer\s+this\s+tool|route\s+every)\b""",
+                      re.IGNORECASE | re.VERBOSE)
+
+
+# a word after an article or a possessive is a noun ("the write guard", "a note", "its output")
+_DETERMINER = re.compile(r"\b(?:the|a|an|its|your|their|this|that|no|every|each)\s+\Z",
+                         re.IGNORECASE)
+
+
+def _hands_over(sentence: str) -> bool:
+    """Whether ``sentence`` holds a verb that hands something over (:data:`_HANDED_OVER`),
+    not a noun spelled the same."""
+    return any(_DETERMINER.search(sentence, 0, m.start()) is None
+               for m in _HANDED_OVER.finditer(sentence))
+
+
+def usage_reading(toolset: Toolset) -> Callable[[str, str, Hit], bool]:
+    """A function ``(rule_id, text, hit) -> bool``: whether a medium hit is the catalogue
+    describing itself, which the escalation policy leaves medium (``docs/guard.md``, "The
+    catalogue's own evidence"). That is so for a TS105 hit on a variable, ``.env`` or the
+    environment named in a sentence with no verb that hands something over (the server's
+    configuration, named as a noun), and when the hit's span names one of the catalogue's own
+    identifiers (a tool name, or a parameter name of two words or more) and the sentence it
+    sits in, those names aside, carries no payload of a plant (an address, a path, a secret,
+    the conversation, an override, keeping something from the user, a call chained onto this
+    one or made on every result, acting before the user is answered, steering calls away from
+    a tool). The catalogue is read on first use, once per scan."""
+    catalogue = _Catalogue(toolset)
+
+    def usage(rule_id: str, text: str, hit: Hit) -> bool:
+        span = text[hit.start:hit.end]
+        if rule_id == "TS105" and _VARIABLE.fullmatch(span.strip()):
+            start, end = _Sentences(text).around(hit.start, hit.end)
+            return not _hands_over(text[start:end])
+        if not any(m.group() in catalogue.vocabulary for m in _NAME_TOKEN.finditer(span)):
+            return False
+        start, end = _Sentences(text).around(hit.start, hit.end)
+        # the names themselves are no payload ("webftp_upload_content" uploads nothing here)
+        sentence = _NAME_TOKEN.sub(lambda m: "NAME" if m.group() in catalogue.vocabulary
+                                   else m.group(), text[start:end])
+        # a payload noun that the catalogue's tools name is their object ("conversation" beside
+        # `slack_list_conversations`), as for TS105 above
+        return all("".join(_words(m.group())) in catalogue.named
+                   for m in _PAYLOAD.finditer(sentence) if m.group()[:1].isalpha())
+
+    return usage
