@@ -47,7 +47,8 @@ def escalated(model: LearnedModel, rule_id: str, hit: Hit, p: float) -> Hit:
 
 def escalate(text: str, pairs: Sequence[tuple[Rule, Hit]],
              model: LearnedModel | None = None,
-             settled: Callable[[str, str, Hit], bool] | None = None) -> Sequence[tuple[Rule, Hit]]:
+             settled: Callable[[str, str, Hit], bool] | None = None,
+             ) -> Sequence[tuple[Rule, Hit]]:
     """The (rule, hit) pairs of one field's ``text`` with the escalation policy applied.
 
     Parameters
@@ -79,5 +80,11 @@ def escalate(text: str, pairs: Sequence[tuple[Rule, Hit]],
     if m.escalate_at is None and m.alone_at is None:
         return pairs
     p = m.probability(text)  # once per text: a long text may carry many hits
-    return [(r, h if settled is not None and r.id != _LEARNED and h.severity == "medium"
-             and settled(r.id, text, h) else escalated(m, r.id, h, p)) for r, h in pairs]
+    out = []
+    for r, h in pairs:
+        raised = escalated(m, r.id, h, p)
+        # (the catalogue's own reading is asked only of a hit the policy would raise)
+        keep = raised is not h and r.id != _LEARNED and settled is not None and settled(
+            r.id, text, h)
+        out.append((r, h if keep else raised))
+    return out
