@@ -462,6 +462,31 @@ def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
         yield Hit(0, len(text), "medium", f"prose in a {ctx.kind} field")
 
 
+# a title names whose account the action acts as, or whose thing it acts on ("Post Slack
+# Message (as you)", "Edit Your Slack Message"): the user spoken of, not the model spoken to.
+# "you" closes the title or its bracket ("as you were told" is a clause); "your" is followed by
+# a capitalised word, in a title of Title Case words
+_AS_YOU = re.compile(r"\b(?:as|for|on\s+behalf\s+of)\s+\Z", re.IGNORECASE)
+_CLOSED = re.compile(r"\s*(?:\)|\]|\Z)")
+_NEXT_CAPITAL = re.compile(r"\s+[A-Z]")
+_TITLE_CASE = re.compile(r"(?:[^\sA-Za-z]*[A-Z0-9][^\s]*|\(?(?:a|an|the|in|on|of|for|to|as|and|or|"
+                         r"by|with|from|you)\)?)(?:\s+|\Z)")
+
+
+def _whose_account(text: str, m: re.Match[str]) -> bool:
+    """Whether the title's ``you`` or ``your`` at ``m`` names the user the action acts as
+    ("as you") or whose thing it acts on ("Your Slack Message"), in a title of Title Case
+    words."""
+    said = m.group().lower()
+    if said not in ("you", "your") or not all(
+            _TITLE_CASE.fullmatch(w + " ") for w in text.split()):
+        return False
+    if said == "you":
+        return (_AS_YOU.search(text, 0, m.start()) is not None
+                and _CLOSED.match(text, m.end()) is not None)
+    return _NEXT_CAPITAL.match(text, m.end()) is not None
+
+
 def _ts108_title(text: str, ctx: ScanContext) -> Iterator[Hit]:
     """TS108 on a title: an instruction is high, a sentence medium (see :func:`_title_instruction`)."""
     words = len(_WORDS.findall(text))
@@ -475,7 +500,8 @@ def _ts108_title(text: str, ctx: ScanContext) -> Iterator[Hit]:
     why = _title_instruction(text)
     if why is not None:
         yield Hit(0, len(text), "high", f"{why} in a {ctx.kind} field")
-    elif words >= 4 and _TITLE_STRONG.search(text):
+    elif words >= 4 and any(not _whose_account(text, m)
+                            for m in _TITLE_STRONG.finditer(text)):
         yield Hit(0, len(text), "high", f"an instruction-like sentence in a {ctx.kind} field")
     elif words >= 6:
         yield Hit(0, len(text), "medium", f"prose in a {ctx.kind} field")

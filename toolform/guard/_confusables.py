@@ -34,6 +34,7 @@ __all__ = ["disguised_words", "latin_reading"]
 
 _LETTERS = re.compile(r"[^\W\d_]+")
 # Scripts that are no script of a word's own (marks, punctuation, digits).
+_SYMBOL = re.compile(r"[A-Z][\u03b1-\u03be\u03c0-\u03c9]")  # not omicron: an o
 _NEUTRAL = frozenset({"COMMON", "INHERITED"})
 #: The share of a field's letters that must be Latin for a word made only of look-alikes to
 #: count as disguised (below it, the field is written in that other script).
@@ -137,7 +138,11 @@ def disguised_words(text: str) -> Iterator[tuple[int, int, str]]:
             # styled Latin letters (𝗥𝗲𝘀𝘂𝗹𝘁𝘀, ᴀʟꜱᴏ, Ｉｇｎｏｒｅ) or one mixed into a Latin word
             yield m.start(), m.end(), latin_reading(word)
         elif "LATIN" in scripts and len(scripts) >= 2:
-            # Latin letters and a look-alike from another script in one word
+            # Latin letters and a look-alike from another script in one word; not a scientific
+            # symbol, a Latin capital qualified by one small Greek letter (Cα, the alpha carbon;
+            # Hβ, Kα): it reads as no word
+            if _SYMBOL.fullmatch(word):
+                continue
             if any(_script(c) != "LATIN" for c in borrowed):
                 yield m.start(), m.end(), latin_reading(word)
         elif len(word) >= 3 and all(c in table for c in word):

@@ -18,7 +18,7 @@ never escalated.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ._learned import LearnedModel, long_enough, packaged_model
 from ._rule import Hit, Rule
@@ -46,7 +46,9 @@ def escalated(model: LearnedModel, rule_id: str, hit: Hit, p: float) -> Hit:
 
 
 def escalate(text: str, pairs: Sequence[tuple[Rule, Hit]],
-             model: LearnedModel | None = None) -> Sequence[tuple[Rule, Hit]]:
+             model: LearnedModel | None = None,
+             settled: Callable[[str, str, Hit], bool] | None = None,
+             ) -> Sequence[tuple[Rule, Hit]]:
     """The (rule, hit) pairs of one field's ``text`` with the escalation policy applied.
 
     Parameters
@@ -57,6 +59,9 @@ def escalate(text: str, pairs: Sequence[tuple[Rule, Hit]],
         Every rule's hits on the field, as the scan assembled them.
     model : LearnedModel, optional
         Default: the packaged model, whose ``escalate_at`` and ``alone_at`` are the policy.
+    settled : callable ``(rule_id, text, hit) -> bool``, optional
+        A hand rule's medium hit for which it returns true stays medium (the catalogue's own
+        usage prose and configuration: :func:`toolform.guard._own.usage_reading`).
 
     Returns
     -------
@@ -75,4 +80,11 @@ def escalate(text: str, pairs: Sequence[tuple[Rule, Hit]],
     if m.escalate_at is None and m.alone_at is None:
         return pairs
     p = m.probability(text)  # once per text: a long text may carry many hits
-    return [(r, escalated(m, r.id, h, p)) for r, h in pairs]
+    out = []
+    for r, h in pairs:
+        raised = escalated(m, r.id, h, p)
+        # (the catalogue's own reading is asked only of a hit the policy would raise)
+        keep = raised is not h and r.id != _LEARNED and settled is not None and settled(
+            r.id, text, h)
+        out.append((r, h if keep else raised))
+    return out

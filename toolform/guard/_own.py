@@ -39,7 +39,7 @@ from ._reading import _EMAIL, _MOVES_DATA, _URL
 from ._rule import Hit, Rule
 from ._sentences import _Sentences
 
-__all__ = ["own_reading"]
+__all__ = ["own_reading", "usage_reading"]
 
 Pairs = Sequence[tuple[Rule, Hit]]
 
@@ -99,6 +99,23 @@ _SECRET_FILE = re.compile(r"credential|token|secret|passw|\bkeys?\b|id_[a-z0-9]+
                           r"|cookie", re.IGNORECASE)
 
 
+# a word after an article or a possessive is a noun ("the write guard", "a note", "its output")
+_DETERMINER = re.compile(r"\b(?:the|a|an|its|your|their|this|that|no|every|each)\s+\Z",
+                         re.IGNORECASE)
+
+
+# "..., including their manifests": a list begun, nothing included in a request
+_LISTING = re.compile(r"[,(]\s*\Z")
+
+
+def _hands_over(sentence: str) -> bool:
+    """Whether ``sentence`` holds a verb that hands something over (:data:`_HANDED_OVER`),
+    not a noun spelled the same."""
+    return any(_DETERMINER.search(sentence, 0, m.start()) is None and not (
+        m.group().lower() == "including" and _LISTING.search(sentence, 0, m.start()))
+               for m in _HANDED_OVER.finditer(sentence))
+
+
 def _own_object(noun: str, sentence: str, named: set[str]) -> bool:
     """Whether ``noun`` is what a tool name of the catalogue names, in a sentence that hands
     nothing over."""
@@ -119,15 +136,40 @@ def _own_setting(text: str, hit: Hit, sentence_start: int, sentence: str) -> boo
         _HANDED_OVER.search(sentence) is None)
 
 
-def _own_home(span: str, own_names: set[str]) -> bool:
+def _own_home(span: str, own_names: set[str], sentence: str) -> bool:
     """Whether ``span`` is a path under the home directory into a folder named by the
-    server's own name (``own_names``), not to a file that is itself a secret."""
+    server's own name (``own_names``), or a folder (no file named) that a sentence handing
+    nothing over names as where the tool works; never to a file that is itself a secret."""
     m = _HOME_PATH.fullmatch(span.strip())
     if m is None or _SECRET_FILE.search(span):
         return False
+    if _FOLDER.fullmatch(span.strip()) and not _hands_over(sentence):
+        return True  # "Lists the installed plugins (~/.gemini/config/plugins)"
     folder = set(_words(m.group("dir"))) - {"mcp", "server", "config"}
     return any(w.startswith(o) or o.startswith(w) for w in folder for o in own_names
                if len(w) >= 4 and len(o) >= 4)
+
+
+# a folder: no part after the first holds a dot (a file's extension), and the last is a
+# collection, a plural or ended by a slash (`~/.claude/skills`, `~/notes/`; not `~/.kube/config`,
+# a file)
+_FOLDER = re.compile(r"~/\.?[\w-]+(?:/[\w-]+)*(?:[a-z]s/?|/)")
+# a variable named after the server itself (APILLOW_API_KEY for apillow) that the user is told
+# to set: the server's own configuration, unless it is set into something ("set X as the ...")
+_SET_BEFORE = re.compile(r"\b(?:set|export|configure|define|add)\s+(?:the\s+)?\Z", re.IGNORECASE)
+_SET_INTO = re.compile(r"\s+(?:as|to|in|into|on|for)\b", re.IGNORECASE)
+
+
+def _own_variable(text: str, hit: Hit, own_names: set[str], sentence: str) -> bool:
+    """Whether the hit is a variable whose first word is a word of the server's own name,
+    which the sentence says to set (and into nothing else), with no address in it."""
+    span = text[hit.start:hit.end].strip()
+    if not re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", span):
+        return False
+    head = span.split("_", 1)[0].lower()
+    return (head in own_names and _SET_BEFORE.search(text, 0, hit.start) is not None
+            and _SET_INTO.match(text, hit.end) is None
+            and "@" not in sentence and "://" not in sentence)
 
 
 # -- TS101 -----------------------------------------------------------------------------------
@@ -159,7 +201,19 @@ class _Catalogue:
         self.toolset = toolset
         self._named: set[str] | None = None
         self._texts: list[str] | None = None
+        self._vocabulary: set[str] | None = None
         self.own_names = {w for w in _words(PurePath(toolset.source or "").stem) if len(w) >= 4}
+
+    @property
+    def vocabulary(self) -> set[str]:
+        """The catalogue's own identifiers: every tool name, and every parameter name that is
+        an identifier of two words or more (``write_file``, ``threadTs``; not ``query``)."""
+        if self._vocabulary is None:
+            found = {t.name for t in self.toolset.tools}
+            found.update(p.name for t in self.toolset.tools for p in t.params
+                         if _IDENTIFIER.fullmatch(p.name))
+            self._vocabulary = found
+        return self._vocabulary
 
     @property
     def named(self) -> set[str]:
@@ -282,8 +336,10 @@ def own_reading(toolset: Toolset) -> Callable[[str, str, str, Pairs], Pairs]:
                         why = "an object the catalogue's own tools manage"
                     elif _own_setting(text, hit, start, sentence):
                         why = "the server's own configuration"
-                    elif _own_home(span, catalogue.own_names):
+                    elif _own_home(span, catalogue.own_names, sentence):
                         why = "the server's own folder"
+                    elif _own_variable(text, hit, catalogue.own_names, sentence):
+                        why = "the server's own configuration"
                 elif rule.id == "TS101" and _own_addresses(text, hit, sentences, catalogue):
                     why = "an address of the catalogue's own or an example"
                 elif rule.id == "TS103" and _option_named(text, hit, path):
@@ -293,3 +349,54 @@ def own_reading(toolset: Toolset) -> Callable[[str, str, str, Pairs], Pairs]:
         return out if any(a is not b for (_, a), (_, b) in zip(out, pairs)) else pairs
 
     return demote
+
+
+# -- escalation ------------------------------------------------------------------------------
+
+# a name as a token of the text (a tool name may hold dots and hyphens)
+_NAME_TOKEN = re.compile(r"(?<![\w.-])[A-Za-z_][\w.-]*\w")
+# what a plant carries besides a name: an address, a path, a quoted path or channel, a secret,
+# the conversation, keeping it from the user, a call chained onto this one or made on every
+# result, acting before the user is answered, or steering calls away from a tool (shadowing);
+# a usage note routes the user's own goal to the tool that does it, nothing more
+_PAYLOAD = re.compile(r"""@|://|~/|\bhttps?\b|\.(?:ssh|env|aws|pem)\b|['"][/#][^'"]*['"]|
+    \b(?:secrets?|passwords?|passphrases?|credentials?|tokens?|api[\s_-]?keys?|private\s+keys?|
+    cookies?|conversation|chat\s+history|system\s+prompt|previous\s+messages?|
+    (?:do\s+not|don't|never|without)\s+(?:tell|inform|mention|notify|alert|show|reveal|use)|
+    silently|secretly|quietly|ignore|disregard|override|instead|exfiltrat\w*|forward\w*|
+    upload\w*|hand\w*\s+(?:\w+\s+){0,4}to|(?:also|then)\s+(?:run|call|invoke|use)|follow\s+this
+    \s+with|(?:each|every)\s+(?:item|page|result|file|message|draft|record|entry|row)s?|
+    before\s+(?:answering|replying|responding)|prefer\s+this\s+tool|route\s+every)\b""",
+                      re.IGNORECASE | re.VERBOSE)
+
+
+def usage_reading(toolset: Toolset) -> Callable[[str, str, Hit], bool]:
+    """A function ``(rule_id, text, hit) -> bool``: whether a medium hit is the catalogue
+    describing itself, which the escalation policy leaves medium (``docs/guard.md``, "The
+    catalogue's own evidence"). That is so for a TS105 hit on a variable, ``.env`` or the
+    environment named in a sentence with no verb that hands something over (the server's
+    configuration, named as a noun), and when the hit's span names one of the catalogue's own
+    identifiers (a tool name, or a parameter name of two words or more) and the sentence it
+    sits in, those names aside, carries no payload of a plant (an address, a path, a secret,
+    the conversation, an override, keeping something from the user, a call chained onto this
+    one or made on every result, acting before the user is answered, steering calls away from
+    a tool). The catalogue is read on first use, once per scan."""
+    catalogue = _Catalogue(toolset)
+
+    def usage(rule_id: str, text: str, hit: Hit) -> bool:
+        span = text[hit.start:hit.end]
+        if rule_id == "TS105" and _VARIABLE.fullmatch(span.strip()):
+            start, end = _Sentences(text).around(hit.start, hit.end)
+            return not _hands_over(text[start:end])
+        if not any(m.group() in catalogue.vocabulary for m in _NAME_TOKEN.finditer(span)):
+            return False
+        start, end = _Sentences(text).around(hit.start, hit.end)
+        # the names themselves are no payload ("webftp_upload_content" uploads nothing here)
+        sentence = _NAME_TOKEN.sub(lambda m: "NAME" if m.group() in catalogue.vocabulary
+                                   else m.group(), text[start:end])
+        # a payload noun that the catalogue's tools name is their object ("conversation" beside
+        # `slack_list_conversations`), as for TS105 above
+        return all("".join(_words(m.group())) in catalogue.named
+                   for m in _PAYLOAD.finditer(sentence) if m.group()[:1].isalpha())
+
+    return usage

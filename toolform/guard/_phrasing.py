@@ -183,7 +183,9 @@ _TS103 = (
         (?:user|human|operator|customer|requester|person)s?\b
       | \b(?:regardless\s+of|no\s+matter|irrespective\s+of|even\s+if|even\s+when|even\s+though)
         \s+(?:what|which|whatever|how)?
-        [^.;\n]{0,40}?\b(?:the\s+)?(?:user|human|instructions|request)
+        [^.;\n]{0,40}?\b(?:the\s+)?(?:user|human|instructions|
+        # a protocol's request ("even when the HTTP request ...") is data, not the user's
+        (?<!http\s)(?<!https\s)(?<!api\s)(?<!rest\s)(?<!rpc\s)(?<!graphql\s)request)
         # an HTTP request's parts ("irrespective of the original request URI") are data
         (?!\s+(?:uri|url|path|body|headers?|method|params|parameters|payload|line|host)\b)
       | \b(?:the\s+)?user\s+(?:has|have|had)\s+(?:already\s+)?(?:consented|agreed|approved|

@@ -29,7 +29,7 @@ from ._confusables import latin_reading
 from ._escalation import escalate
 from ._learned import long_enough
 from ._names import shadowing
-from ._own import own_reading
+from ._own import own_reading, usage_reading
 from ._overreach import READERS
 from ._phrasing import NAME_TOKEN
 from ._foreign import foreign_rules
@@ -509,6 +509,7 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
     ts108 = next((r for r in chosen if r.id == "TS108"), None)
     own = _own_labels(toolset)
     own_evidence = own_reading(toolset)  # the catalogue's own objects, hosts and examples
+    own_usage = usage_reading(toolset)  # usage prose naming its own tools stays medium
     learned = any(r.id == "TS111" for r in chosen)  # escalation needs TS111's reading
     known = ScanContext(names).known_names  # worked out once, shared by every tool's context
     read_names = any(r.catalogue_matcher is not None for r in chosen) and bool(known)
@@ -563,7 +564,8 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
         if pairs:
             pairs = own_evidence(kind, f.path, text, pairs)
             if learned and kind in _PROSE:
-                pairs = escalate(text, pairs)  # the severity policy (toolform.guard._escalation)
+                # the severity policy (toolform.guard._escalation)
+                pairs = escalate(text, pairs, settled=own_usage)
             if kind in _VALUES:
                 pairs = raised(kind, text, pairs)  # never medium in a value (issue 16)
             findings.extend(_finding(r, h, f) for r, h in pairs)
