@@ -752,6 +752,10 @@ BLIND_FILE_COUNTS = {
     "blind21": (36, 24, 3, 17),  # scored once, eighteenth revision
     "confusables14": (10, 0, 0, 5),  # scored once, eighteenth revision
     "confusables15": (10, 0, 0, 5),  # scored once, eighteenth revision
+    "blind22": (27, 33, 1, 19),  # scored once, nineteenth revision (item 34)
+    "blind23": (34, 26, 3, 17),  # scored once, nineteenth revision
+    "confusables16": (10, 0, 0, 5),  # scored once, nineteenth revision
+    "confusables17": (10, 0, 0, 5),  # scored once, nineteenth revision
 }
 
 
