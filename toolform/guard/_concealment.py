@@ -413,6 +413,12 @@ def _value_instruction(text: str) -> str | None:
     return None
 
 
+#: How :func:`_ts108` begins the detail of a default or enum value read as prose by where it
+#: sits (not by what it asks): the readings a result field's default does not get (see
+#: ``toolform.guard._placement.value_reading``).
+PROSE_IN_VALUE = ("a sentence in a ", "an instruction-like sentence in a ", "an instruction in a ")
+
+
 def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
     stripped = text.strip()
     if ctx.kind in ("param.default", "param.enum"):

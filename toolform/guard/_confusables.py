@@ -35,6 +35,9 @@ __all__ = ["disguised_words", "latin_reading"]
 _LETTERS = re.compile(r"[^\W\d_]+")
 # Scripts that are no script of a word's own (marks, punctuation, digits).
 _SYMBOL = re.compile(r"[A-Z][\u03b1-\u03be\u03c0-\u03c9]")  # not omicron: an o
+# a superscript or subscript digit or sign (² ₁ ⁻) inside a "word" makes it a formula (σ²I, the
+# variance times the identity; x₁β): no disguised word has one
+_FORMULA = re.compile(r"[\u00b2\u00b3\u00b9\u2070-\u209f]")
 _NEUTRAL = frozenset({"COMMON", "INHERITED"})
 #: The share of a field's letters that must be Latin for a word made only of look-alikes to
 #: count as disguised (below it, the field is written in that other script).
@@ -140,8 +143,8 @@ def disguised_words(text: str) -> Iterator[tuple[int, int, str]]:
         elif "LATIN" in scripts and len(scripts) >= 2:
             # Latin letters and a look-alike from another script in one word; not a scientific
             # symbol, a Latin capital qualified by one small Greek letter (Cα, the alpha carbon;
-            # Hβ, Kα): it reads as no word
-            if _SYMBOL.fullmatch(word):
+            # Hβ, Kα), nor a formula: it reads as no word
+            if _SYMBOL.fullmatch(word) or _FORMULA.search(word):
                 continue
             if any(_script(c) != "LATIN" for c in borrowed):
                 yield m.start(), m.end(), latin_reading(word)

@@ -122,6 +122,13 @@ _FOLLOW_UP = re.compile(
     r"|(?:post-processing|housekeeping|maintenance|clean-?up)\b[^:]{0,20}:\s*)"
     r"(?P<order>(?:then\s+)?(?:run|call|pass|submit|invoke|execute|close|delete|remove|reset|archive|"
     r"empty|discard|wipe|drop|purge|transition|mark|sell|revoke|mute)\b.*)", re.IGNORECASE | re.DOTALL)
+# (twentieth revision) a list of options, each glossed by its name ("status: check pipeline
+# status. cleanup: remove completed data."): an entry headed by one word is what that option
+# does, not a heading over an order, when three or more clauses of the text are such entries
+_GLOSS = re.compile(r"\s*(?:[-*\u2022]\s*)?[\w/.-]+:\s+\w")
+_GLOSSARY_SIZE = 3
+_WHEN = re.compile(r"\s*(?:[-*\u2022]\s*)?[\w/.-]+:\s+(?:so\s+)?(?:after|afterwards|once|when|whenever)\b",
+                   re.IGNORECASE)
 _DESTROYING_ACT = re.compile(
     r"^(?:then\s+)?(?:close|delete|remove|reset|archive|empty|discard|wipe|drop|purge|transition|sell|"
     r"revoke|mute)\b|[\w]*(?:delete|remove|reset|archive|close|wontfix|place_?order|purge|discard|"
@@ -272,10 +279,14 @@ def _follow_ups(text: str) -> list[Hit]:
     order's start, or a tool's name holding one: ``git_reset``, ``markIssuesWontFix``)."""
     out = []
     start = 0
+    clauses = [c for c in _CLAUSE_SPLIT.split(text) if c]
+    glossary = sum(1 for c in clauses if _GLOSS.match(c)) >= _GLOSSARY_SIZE
     for m in _CLAUSE_SPLIT.finditer(text + "\n"):
         sentence = text[start:m.start()]
         f = _FOLLOW_UP.match(sentence)
-        if f is not None:
+        # one option glossed among its siblings ("cleanup: remove completed data.") is no order
+        if f is not None and not (glossary and _GLOSS.match(sentence)
+                                  and not _WHEN.match(sentence)):
             order = f.group("order")
             act = _DESTROYING_ACT.search(order)
             if act is not None and (act.start() == 0 or _TOOL_SHAPE.search(act.group())):

@@ -165,7 +165,8 @@ def _ts102(text: str, ctx: ScanContext) -> Iterator[Hit]:
 _USER_WORDS = ("user", "users", "human", "humans", "operator", "operators", "customer",
                "customers", "requester", "requesters", "person", "persons")
 _TS103 = (
-    _gate("ignore", r"""\b(?:ignore|disregard|forget|override|overrule|bypass|supersede|
+    # the verb, not a compound's noun ("an MFA-bypass policy", twentieth revision)
+    _gate("ignore", r"""\b(?<!-)(?:ignore|disregard|forget|override|overrule|bypass|supersede|
         circumvent|set\s+aside)\s+(?:(?:all|any|every|the|your|of|these|those|its)\s+){0,3}
         (?:(?:previous|prior|earlier|above|preceding|other|original|existing|initial|system|
         safety|security|user'?s?|developer|standard|normal)\s+){0,2}
@@ -545,6 +546,53 @@ def _command_word(text: str, start: int, end: int) -> bool:
     return (start > 0 and text[start - 1] == "-") or _FLAG_AFTER.match(text, end) is not None
 
 
+# a take said not to happen ("`.env` is never read", "keys are not sent", twentieth revision):
+# the verb directly under a negation, with at most a form of "be" between
+_TAKE_NEGATED = re.compile(r"\b(?:never|not|n't|cannot)\s+(?:be\s+|been\s+|get\s+)?\Z",
+                             re.IGNORECASE)
+
+
+# (twentieth revision) "IP address", "phone number", "full name" said bare are the catalogue's
+# own data as often as a person's (a server's IP addresses, a database's full name): one is a
+# person's when its clause names an owner ("your phone number", "the customer's full address
+# and phone number") or lists it with another personal datum ("email, full name and IP address")
+_BARE_PERSONAL = re.compile(r"ip\s+address(?:es)?|phone\s+numbers?|full\s+names?",
+                            re.IGNORECASE)
+_PERSONAL_NEAR = re.compile(r"""\b(?:your|their|his|her)\s | \b(?:user|customer|caller|person|
+    people|contact|everyone|recipient|owner|employee|patient|client|reporter|member|subscriber|
+    buyer|guest|visitor|lead)s?'s?\s | \be-?mails?\b | \bemail\s+address | \b(?:home|postal|
+    street|full)\s+address | \bdate\s+of\s+birth | \bbirthday | \bsocial\s+security""",
+                            re.IGNORECASE | re.VERBOSE)
+_NEAR = 60  # characters either side of the datum in which its owner or a sibling datum counts
+# a personal datum the tool falls back on itself when the argument is left out ("Omit to start
+# from the user's current location"), in a sentence with no verb that takes something: what
+# the tool uses, nothing handed over
+_OMITTED = re.compile(r"""\W*(?:omit|leave\s+(?:\w+\s+)?(?:out|blank|empty|unset)|if\s+
+    (?:omitted|not\s+(?:given|set|provided)))\b""", re.IGNORECASE | re.VERBOSE)
+_FALLS_BACK = re.compile(r"\b(?:defaults?|falls?\s+back)\s+to\s+(?:[\w-]+\s+){0,2}\Z",
+                         re.IGNORECASE)
+
+
+def _not_handed(text: str, sentence: tuple[int, int], m: re.Match[str]) -> bool:
+    """Whether the personal datum ``m`` (in the sentence spanning ``sentence``) is the
+    catalogue's own or the tool's fallback rather than one asked for (see ``_BARE_PERSONAL``,
+    ``_OMITTED``)."""
+    start, end = sentence
+    if (_BARE_PERSONAL.fullmatch(m.group().strip()) and _PERSONAL_NEAR.search(
+            text, max(start, m.start() - _NEAR), min(end, m.end() + _NEAR)) is None):
+        return True
+    return (_OMITTED.match(text, start) is not None
+            or _FALLS_BACK.search(text, max(start, m.start() - 40), m.start()) is not None
+            ) and not _takes(text[start:sentence[1]])
+
+
+def _takes(sentence: str) -> bool:
+    """Whether ``sentence`` has a verb that takes something (``read``, ``send``, ``attach``
+    ...) that no negation directly governs."""
+    return any(_TAKE_NEGATED.search(sentence, max(0, m.start() - 16), m.start()) is None
+               for m in _TAKE_VERB.finditer(sentence))
+
+
 def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
     sentences = _Sentences(text)
     told: list[tuple[int, int]] | None = None
@@ -572,9 +620,11 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
         elif _FORMAT_EXPLAINED.search(sentences.of(m.start(), m.end())):
             # "formatted as 'https://{ip}/api' where {ip} is the IP address of the server"
             yield Hit(m.start(), m.end(), "medium", f"mentions {m.group().strip()!r}")
+        elif label == "personal" and _not_handed(text, sentences.around(m.start(), m.end()),
+                                                 m):
+            yield Hit(m.start(), m.end(), "medium", f"mentions {m.group().strip()!r}")
         elif any(s <= m.start() < e for s, e in told) or (
-                label in ("file", "variable") and _TAKE_VERB.search(sentences.of(m.start(),
-                                                                                 m.end()))):
+                label in ("file", "variable") and _takes(sentences.of(m.start(), m.end()))):
             start = sentences.around(m.start(), m.end())[0]
             # a kind of secret named in an instruction ("for Secret resources", "these are
             # credentials", "Example: Fill username, password") is not one asked for: high
@@ -666,14 +716,20 @@ _TS109 = (
           also=("team", "operator", "owner", "admin", "administrator", "maintainer",
                 "maintainers", "developer", "developers", "company", "management", "server",
                 "vendor", "provider", "anthropic", "openai")),
-    # a thing said to be cleared ("a whitelisted Frappe method", "only allowlisted read-only
-    # commands", fourteenth revision) is an object's property, not an order's clearance (the
-    # gated scan reads a line at a time, so a word ending a wrapped line is read as such too)
-    _gate("cleared", r"""\b(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?:pre-?approved|pre-?authori[sz]ed|
-        whitelisted|allowlisted)\b(?!\s*\Z|\s+(?:[\w-]+\s+){0,2}?(?:method|methods|endpoint|endpoints|ip|ips|domain|
+    # a thing said to be cleared ("a pre-approved Frappe method", fourteenth revision) is an
+    # object's property, not an order's clearance (the gated scan reads a line at a time, so a
+    # word ending a wrapped line is read as such too). Being on an allow list is a property of
+    # whatever is listed ("(must be allowlisted)", "allowlisted mesh attachments", "an origin
+    # the operator allowlisted", twentieth revision): it clears an order only when said of the
+    # call or request itself ("this request is whitelisted, skip the check")
+    _gate("cleared", r"""\b(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?:pre-?approved|pre-?authori[sz]ed)
+        \b(?!\s*\Z|\s+(?:[\w-]+\s+){0,2}?(?:method|methods|endpoint|endpoints|ip|ips|domain|
         domains|host|hosts|address|addresses|function|functions|origin|origins|command|
-        commands))|\b(?:mandatory|compulsory|
-        compliance\s+requirement)\b""",
+        commands))
+      | \b(?:this|the|your)\s+(?:call|request|action|operation|session|transfer)\s+(?:is|was|
+        has\s+been)\s+(?:already\s+)?(?:whitelisted|allowlisted)\b
+      | \b(?:whitelisted|allowlisted)\s+(?:call|request|action|operation|session|transfer)s?\b
+      | \b(?:mandatory|compulsory|compliance\s+requirement)\b""",
           ("preapproved", "approved", "preauthorized", "preauthorised", "authorized",
            "authorised", "whitelisted", "allowlisted", "mandatory", "compulsory", "compliance")),
     # thirteenth revision: a penalty threatened for not complying, and an order's sender named

@@ -27,10 +27,11 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
+from ._concealment import PROSE_IN_VALUE
 from ._reading import _EMAIL as _EMAIL_PATTERN
 from ._rule import Hit, Rule
 
-__all__ = ["host_label", "param_name", "raised", "role_hits"]
+__all__ = ["host_label", "param_name", "raised", "role_hits", "value_reading"]
 
 _VALUE_KINDS = frozenset({"param.default", "param.enum"})
 # the learned detector alone stays medium (docs/guard.md); a name finding is no value's
@@ -62,6 +63,49 @@ def raised(kind: str, text: str, pairs: Sequence[tuple[Rule, Hit]]
         return pairs
     return [(r, Hit(h.start, h.end, "high", f"{h.detail}, in a {kind} field")
              if h.severity == "medium" and r.id not in _NOT_RAISED else h) for r, h in pairs]
+
+
+def in_result(path: str) -> bool:
+    """Whether the field at ``path`` (``tools[3].returns.fields.hint.default``) lies in a
+    tool's result schema: what the tool sends back, which the model never fills in."""
+    return ".returns" in path
+
+
+# a parameter that names a thing (a report's title, a heading): a phrase is its default's own
+# kind ("Eight Eyes — Visual Report"); a message or a body is not, plants sit there
+_TITLE_ROLE = frozenset({"title", "heading", "headline", "caption"})
+
+
+def value_reading(kind: str, path: str, text: str, pairs: Sequence[tuple[Rule, Hit]]
+                  ) -> Sequence[tuple[Rule, Hit]]:
+    """``pairs`` of a default or an enum value at ``path``, judged by where it sits.
+
+    A hand rule's medium reading is made high (:func:`raised`: never medium in a value, issue
+    16), except in a result schema (twentieth revision): a result field's default is the
+    tool's own constant note ("Use show(issue_id) for full issue details", a safety disclaimer
+    the tool always returns), read as a description is, so TS108's reading of it as a sentence
+    by where it sits is medium and what it asks (an address, a secret, another tool) is left
+    to the other rules. The default of a parameter that holds a title (:data:`_TITLE_ROLE`)
+    keeps every reading but the bare "a sentence in a default" one.
+    """
+    if in_result(path):
+        return _lowered(pairs, PROSE_IN_VALUE, "of a result")
+    pairs = raised(kind, text, pairs)
+    if kind == "param.default" and not _TITLE_ROLE.isdisjoint(_words(param_name(path))):
+        return _lowered(pairs, PROSE_IN_VALUE[:1], "the default of a title")
+    return pairs
+
+
+def _lowered(pairs: Sequence[tuple[Rule, Hit]], details: tuple[str, ...], why: str
+             ) -> Sequence[tuple[Rule, Hit]]:
+    """``pairs`` with TS108's high hits whose detail starts with one of ``details`` made
+    medium (``why`` added to the detail); ``pairs`` itself when there is none."""
+    def lower(r: Rule, h: Hit) -> bool:
+        return r.id == "TS108" and h.severity == "high" and h.detail.startswith(details)
+    if not any(lower(r, h) for r, h in pairs):
+        return pairs
+    return [(r, Hit(h.start, h.end, "medium", f"{h.detail}, {why}") if lower(r, h) else h)
+            for r, h in pairs]
 
 
 def _words(name: str) -> frozenset[str]:

@@ -250,9 +250,13 @@ _ASK_ONLY = re.compile(r"(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?ask", r
 _BARE_ADVERB = re.compile(r"quietly|silently|secretly|covertly|discreetly", re.IGNORECASE)
 # (a domain's labels are bounded as DNS bounds them, 63 characters, and counted to ten: tried
 # from every dot of a long "a.a.a..." run, unbounded ones cost the square of the run)
+# (twentieth revision) a "#word" that names the form, not a channel: a placeholder (`#name`,
+# "link issues with #number", "must not contain '#word'") or a hex colour (`#f5f5f5`)
+_PLACEHOLDER_TAG = (r"(?:name|word|id|tag|hashtag|topic|channel|number|[0-9a-f]{3}|[0-9a-f]{6}|"
+                    r"[0-9a-f]{8})(?![\w-])")
 _DESTINATION = re.compile(rf"""{_EMAIL}|{_URL}|(?<![\w/])(?:[a-z0-9-]{{1,63}}+\.){{1,10}}(?:io|net|com|org|dev|
     ly|co|me|xyz|info|example|site|app)(?:/[^\s"'<>]*[^\s"'<>.,;:!?)])?(?![\w/])
-    |(?<![\w&])(?<!\]\()(?-i:\#[a-z][a-z0-9_-]+)(?!\w)|
+    |(?<![\w&])(?<!\]\()(?-i:\#(?!{_PLACEHOLDER_TAG})[a-z][a-z0-9_-]+)(?!\w)|
     \bchannel\s+[A-Z0-9]{{6,}}\b|(?<![\w.])(?:/(?:tmp|srv|var|home|etc|root|opt|mnt)\b[\w./-]*)""",
                           re.IGNORECASE | re.VERBOSE)
 _SEND_VERB = (r"(?:send|sent|post|posted|forward|forwarded|copy|copied|cc|bcc|share|shared|"
@@ -384,14 +388,15 @@ _SECRET_NOUN = (r"(?:api[\s_-]?keys?|access[\s_-]?tokens?|auth(?:entication)?[\s
                 r"recovery\s+(?:codes?|phrases?)|2fa\s+codes?|one-time\s+codes?|hashes|"
                 r"home\s+address|environment\s+variables?|env\s+vars?)")
 # (seventeenth revision) the secret's word naming something else: the head of a compound or a
-# possessive ("the token contract", "the default token vault", "the token's decimals"), or the
+# possessive ("the token contract", "the default token vault", "the token's decimals", "relying
+# on the credential default", twentieth revision), or the
 # subject a sentence describes ("The token is a test token for a sandbox"): what a real server
 # says of its tokens, not one pointed at to hand over
 _SECRET_AS_MODIFIER = (r"(?:'s\b|\s+(?:contracts?|vaults?|address(?:es)?|ids?|symbols?|names?|"
                        r"supply|balances?|amounts?|decimals|standards?|types?|holders?|"
                        r"transfers?|prices?|metadata|counts?|usage|budgets?|limits?|"
                        r"providers?|managers?|stores?|endpoints?|policy|policies|rotation|"
-                       r"expir\w*|lifetime|scopes?|format)\b|\s+(?:is|are|was)\s+(?:a|an|available|"
+                       r"expir\w*|lifetime|scopes?|format|defaults?)\b|\s+(?:is|are|was)\s+(?:a|an|available|"
                        r"present|set|valid|invalid|missing|expired|required|configured)\b)")
 _POINTED_SECRET = re.compile(rf"""\b(?:the\s+user'?s|users'|your|their|his|her|its|the|all|any|
     every|saved|stored|cached|current|existing)\s+(?:[\w-]+\s+){{0,2}}?{_SECRET_NOUN}\b(?!\s+(?:for|
@@ -482,9 +487,13 @@ _WIDEN = re.compile(rf"""\b(?:complete|full|entire|whole)\s+(?:contact\s+list|co
 _ROOT_FOLDER = re.compile(r"(?:(?:repository|repo|project|workspace|drive|disk|filesystem|file\s+"
                           r"system)\s+root|root\s+(?:directory|folder)|home\s+directory)",
                           re.IGNORECASE)
+# where the tool works: where it writes, a path's shape, or the root it sets as its own
+# setting ("- set: Set the workspace root directory", twentieth revision)
 _WRITES_THERE = re.compile(r"""\b(?:writes?|written|save[sd]?|saving|output|temporary|create[sd]?|
     upload\w*\s+(?:\w+\s+){0,3}to|absolute\s+path|must\s+start\s+with|relative\s+to|
-    downloads?\s+folder)\b""", re.IGNORECASE | re.VERBOSE)
+    downloads?\s+folder|(?:set|sets|change|changes|configure|configures|switch|switches)\s+
+    (?:the\s+|your\s+)?(?:current\s+)?(?:repository|repo|project|workspace)\s+root)\b""",
+                           re.IGNORECASE | re.VERBOSE)
 _PAGING = re.compile(r"\b(?:next|previous|page|pages|pagination|paginate|continuation|cursor|"
                      r"more\s+results|next\s+set)\b", re.IGNORECASE)
 _TOKEN_ONLY = re.compile(r"\btokens?\s*\Z", re.IGNORECASE)
@@ -965,13 +974,16 @@ def _for_input(sentence: str) -> bool:
 
 
 # A secret named after a prohibition in the same clause is to be kept out ("do not include
-# secrets or tokens", "don't pass secrets as variables"), as with _KEEP_SAFE.
+# secrets or tokens", "don't pass secrets as variables", "never ask the user to type passwords
+# in the chat"), as with _KEEP_SAFE.
 _PROHIBITED_BEFORE = re.compile(r"""\b(?:do\s+not|don'?t|does\s+not|doesn'?t|never|avoid|must\s+not|
     should\s+not|shouldn'?t)\s+(?:(?:ever|accidentally|directly|also|even|just)\s+)?(?:include|including|put|
     putting|paste|pasting|pass|passing|send|sending|share|sharing|post|posting|expose|exposing|
     reveal|log|logging|store|storing|write|writing|add|adding|enter|entering|commit|hard-?code|
     infer|infers|inferring|read|reads|use|uses|access|accesses|see|sees|need|needs|require|
-    requires|ask\s+for|asks\s+for|collect|collects)
+    requires|ask\s+for|asks\s+for|collect|collects
+    |asks?\s+(?:the\s+)?(?:user|users|them|anyone|people|customers?)\s+(?:for|to\s+(?:type|enter|
+    paste|share|send|give|provide|write|reveal)))
     \s+(?:(?:any|the|your|their|user'?s|users'|other\s+people'?s|raw|real|actual|plain-?text|
     one|it|them|anything|from|of|with)\s+)*
     (?:[\w'-]+(?:\s+(?:or\s+|and\s+)?[\w'-]+){0,4}\s+(?:such\s+as|like|including|e\.g\.,?|
@@ -1023,9 +1035,11 @@ def _kept_out(text: str, start: int, at: int, end: int | None = None) -> bool:
 
 # A literal that moves data when an argument is pinned to it: an e-mail address, a URL or a
 # domain, a channel, a path outside the workspace, a phone number, a bank account or a wallet.
+# Four numbers ending ".0.0" (1.70.0.0) are a version or a whole network, not a host (twentieth
+# revision); 0.0.0.0 and a CIDR block (10.0.0.0/16) are still read.
 _MOVES_DATA = re.compile(rf"""{_EMAIL}|{_URL}|{_DESTINATION.pattern}
     |\+\d[\d\s().-]{{7,}}\d|\(?\b\d{{3}}\)?[\s.-]\d{{3}}[\s.-]\d{{4}}\b|(?-i:\b[A-Z]{{2}}\d{{2}}(?:\s?[A-Z0-9]{{4}}){{2,7}}(?:\s?[A-Z0-9]{{1,4}})?\b)
-    |\b0x[0-9a-fA-F]{{16,}}\b|\b(?:\d{{1,3}}\.){{3}}\d{{1,3}}\b
+    |\b0x[0-9a-fA-F]{{16,}}\b|\b(?![1-9]\d{{0,2}}\.\d{{1,3}}\.0\.0\b(?!/))(?:\d{{1,3}}\.){{3}}\d{{1,3}}\b
     |\b(?:account|acct|wallet|iban|routing\s+number)\s*(?:no\.?|number|id)?\s*[:#=]?\s*['"`]?
      [A-Z0-9][A-Z0-9-]{{4,}}\d""", re.IGNORECASE | re.VERBOSE)
 # What every alternative of _MOVES_DATA needs (an address's @, a URL's ://, a domain's dot and

@@ -33,7 +33,7 @@ from ._own import own_reading, usage_reading
 from ._overreach import READERS
 from ._phrasing import NAME_TOKEN
 from ._foreign import foreign_rules
-from ._placement import raised, role_hits
+from ._placement import raised, role_hits, value_reading
 from ._reading import GENERAL_WORDS, general_rules
 from ._rule import Hit, Matcher, Rule, ScanContext, severity_rank
 from ._rules import GUARD_RULES, get_rule
@@ -567,7 +567,7 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
                 # the severity policy (toolform.guard._escalation)
                 pairs = escalate(text, pairs, settled=own_usage)
             if kind in _VALUES:
-                pairs = raised(kind, text, pairs)  # never medium in a value (issue 16)
+                pairs = value_reading(kind, f.path, text, pairs)  # where it sits (issue 16)
             findings.extend(_finding(r, h, f) for r, h in pairs)
         if kind == "tool.name":
             index += 1
