@@ -127,8 +127,8 @@ _FOLLOW_UP = re.compile(
 # does, not a heading over an order, when three or more clauses of the text are such entries
 _GLOSS = re.compile(r"\s*(?:[-*\u2022]\s*)?[\w/.-]+:\s+\w")
 _GLOSSARY_SIZE = 3
-_WHEN = re.compile(r"\s*(?:[-*\u2022]\s*)?[\w/.-]+:\s+(?:so\s+)?(?:after|afterwards|once|when|whenever)\b",
-                   re.IGNORECASE)
+_WHEN = re.compile(r"\s*(?:[-*\u2022]\s*)?[\w/.-]+:\s+(?:so\s+)?(?:after|afterwards|once|when|"
+                   r"whenever)\b", re.IGNORECASE)
 _DESTROYING_ACT = re.compile(
     r"^(?:then\s+)?(?:close|delete|remove|reset|archive|empty|discard|wipe|drop|purge|transition|sell|"
     r"revoke|mute)\b|[\w]*(?:delete|remove|reset|archive|close|wontfix|place_?order|purge|discard|"

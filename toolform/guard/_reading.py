@@ -396,7 +396,8 @@ _SECRET_AS_MODIFIER = (r"(?:'s\b|\s+(?:contracts?|vaults?|address(?:es)?|ids?|sy
                        r"supply|balances?|amounts?|decimals|standards?|types?|holders?|"
                        r"transfers?|prices?|metadata|counts?|usage|budgets?|limits?|"
                        r"providers?|managers?|stores?|endpoints?|policy|policies|rotation|"
-                       r"expir\w*|lifetime|scopes?|format|defaults?)\b|\s+(?:is|are|was)\s+(?:a|an|available|"
+                       r"expir\w*|lifetime|scopes?|format|defaults?)\b"
+                       r"|\s+(?:is|are|was)\s+(?:a|an|available|"
                        r"present|set|valid|invalid|missing|expired|required|configured)\b)")
 _POINTED_SECRET = re.compile(rf"""\b(?:the\s+user'?s|users'|your|their|his|her|its|the|all|any|
     every|saved|stored|cached|current|existing)\s+(?:[\w-]+\s+){{0,2}}?{_SECRET_NOUN}\b(?!\s+(?:for|
@@ -1039,7 +1040,8 @@ def _kept_out(text: str, start: int, at: int, end: int | None = None) -> bool:
 # revision); 0.0.0.0 and a CIDR block (10.0.0.0/16) are still read.
 _MOVES_DATA = re.compile(rf"""{_EMAIL}|{_URL}|{_DESTINATION.pattern}
     |\+\d[\d\s().-]{{7,}}\d|\(?\b\d{{3}}\)?[\s.-]\d{{3}}[\s.-]\d{{4}}\b|(?-i:\b[A-Z]{{2}}\d{{2}}(?:\s?[A-Z0-9]{{4}}){{2,7}}(?:\s?[A-Z0-9]{{1,4}})?\b)
-    |\b0x[0-9a-fA-F]{{16,}}\b|\b(?![1-9]\d{{0,2}}\.\d{{1,3}}\.0\.0\b(?!/))(?:\d{{1,3}}\.){{3}}\d{{1,3}}\b
+    |\b0x[0-9a-fA-F]{{16,}}\b
+    |\b(?![1-9]\d{{0,2}}\.\d{{1,3}}\.0\.0\b(?!/))(?:\d{{1,3}}\.){{3}}\d{{1,3}}\b
     |\b(?:account|acct|wallet|iban|routing\s+number)\s*(?:no\.?|number|id)?\s*[:#=]?\s*['"`]?
      [A-Z0-9][A-Z0-9-]{{4,}}\d""", re.IGNORECASE | re.VERBOSE)
 # What every alternative of _MOVES_DATA needs (an address's @, a URL's ://, a domain's dot and
