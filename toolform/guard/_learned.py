@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -50,6 +51,10 @@ _SLICED = 48
 #: characters, in :func:`_grams`' order.
 _SLICES = tuple(tuple(slice(i, i + n) for n in _CHAR_NGRAMS for i in range(m - n + 1))
                 for m in range(_SLICED))
+#: ``_CUTTERS[m]``: one call cutting those grams out of a padded word of ``m`` characters, as
+#: a tuple (one C call instead of one per gram); None below 5 characters, where there are
+#: fewer than two grams and ``itemgetter`` would not return a tuple.
+_CUTTERS = tuple(operator.itemgetter(*s) if len(s) > 1 else None for s in _SLICES)
 
 
 def _grams(word: str) -> list[str]:
@@ -62,13 +67,10 @@ def _grams(word: str) -> list[str]:
 
 def _gram_terms(word: str, weight: Callable[[str, float], float]) -> tuple[float, int]:
     """The sum of the weights of :func:`_grams` of ``word``, in its order (the same float),
-    and how many there are; ``weight`` looks a gram up (0.0 when the model does not know it).
-    The grams are summed as they are sliced, not kept in a list first."""
+    and how many there are; ``weight`` looks a gram up (0.0 when the model does not know it)."""
     padded = f" {word} "
-    if len(padded) < _SLICED:
-        slices = _SLICES[len(padded)]
-        return sum(map(weight, map(padded.__getitem__, slices), repeat(0.0))), len(slices)
-    grams = _grams(word)
+    cut = _CUTTERS[len(padded)] if len(padded) < _SLICED else None
+    grams = cut(padded) if cut is not None else _grams(word)
     return sum(map(weight, grams, repeat(0.0))), len(grams)
 
 
@@ -207,8 +209,11 @@ class LearnedModel:
     def probability(self, text: str) -> float:
         """The probability (proportion) that ``text`` carries a planted instruction."""
         total, size = 0.0, 0
-        for sentence in sentence_texts(text):
-            w, n = self.sentence_terms(sentence)
+        cached, terms = self._terms.get, self.sentence_terms
+        # the sentences of sentence_texts(text), each looked up in the cache before the call
+        for start, end in _spans(text) or ((0, len(text)),):
+            sentence = text[start:end]
+            w, n = cached(sentence) or terms(sentence)
             total += w
             size += n
         return self._probability(total, size)

@@ -395,10 +395,14 @@ def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
             continue
         drawn_as.setdefault(drawn, (i, key))
         if 6 <= len(key) <= MAX_EDIT_NAME_CHARS:
-            variants = _deletions(key) | {key}
-            hits = sorted({near[v] for v in variants if v in near} | {
-                seen[v] for v in variants if v in seen})
-            hits = [j for j in hits if _letter_edit(key, _skeleton(names[j]))]
+            variants = _deletions(key)
+            variants.add(key)
+            hits: list[int] = []
+            # most names are near no earlier one: two set tests in C before any lookup
+            if not (near.keys().isdisjoint(variants) and seen.keys().isdisjoint(variants)):
+                hits = sorted({near[v] for v in variants if v in near} | {
+                    seen[v] for v in variants if v in seen})
+                hits = [j for j in hits if _letter_edit(key, _skeleton(names[j]))]
             if hits:
                 j = hits[0]
                 other = _parts(names[j])

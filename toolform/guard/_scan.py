@@ -140,6 +140,7 @@ def _merge(hits: Iterable[Hit]) -> list[Hit]:
 
 _TRIGGERS = {r.id: trigger_test(r.triggers) for r in GUARD_RULES if r.triggers}
 _NO_NAMES: frozenset[str] = frozenset()
+_NO_SEPARATOR = re.compile(r"[^-._]*\Z").match  # a name holding none of "_", "-", "."
 
 
 def _visible(text: str) -> tuple[str, list[int] | None]:
@@ -515,9 +516,11 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
     read_names = any(r.catalogue_matcher is not None for r in chosen) and bool(known)
     # A name can only occur in a text holding one of the separators the names use, unless
     # some name has none (camelCase, digits), in which case every text is tokenised.
-    separators = "".join(sorted({ch for n in (known or ()) for ch in "_-." if ch in n}))
+    # (the names read once, joined: a catalogue may have thousands of them)
+    joined_names = "\n".join(known or ())
+    separators = "".join(ch for ch in "-._" if ch in joined_names)
     has_separator = re.compile(f"[{re.escape(separators)}]").search if separators else None
-    plain_names = any(not any(ch in n for ch in "_-.") for n in (known or ()))
+    plain_names = any(_NO_SEPARATOR(n) for n in (known or ()))
     plans = _plans(tuple(r.id for r in chosen))
     # the values of a long enum that no rule can flag are screened in bulk and not listed
     select = _enum_screen(plans["param.enum"], known if read_names else _NO_NAMES)
