@@ -757,6 +757,10 @@ BLIND_FILE_COUNTS = {
     "blind23": (34, 26, 3, 17),  # scored once, nineteenth revision
     "confusables16": (10, 0, 0, 5),  # scored once, nineteenth revision
     "confusables17": (10, 0, 0, 5),  # scored once, nineteenth revision
+    "blind24": (31, 29, 3, 17),  # scored once, twentieth revision
+    "blind25": (28, 32, 1, 19),  # scored once, twentieth revision
+    "confusables18": (10, 0, 0, 5),  # scored once, twentieth revision
+    "confusables19": (10, 0, 0, 5),  # scored once, twentieth revision
 }
 
 
