@@ -5,6 +5,7 @@
     python datasets/guard/train_detector.py validate     # fit on T, print V's table, choose
     python datasets/guard/train_detector.py test         # the chosen settings, scored on X once
     python datasets/guard/train_detector.py train        # the packaged model: T, V and X
+    python datasets/guard/train_detector.py writers      # item 36a: more writers, V's table
 
 The design was fixed before any fit (``datasets/guard/README.md``, item 27):
 
@@ -33,6 +34,13 @@ and, for every threshold pair of :data:`TAU_GRID` x :data:`TAU2_GRID` (the escal
 high; it chooses by the rule of :func:`choose` and prints the shipped settings' row beside it.
 ``test`` fits the shipped settings (:data:`C`, :data:`HARD_WEIGHT`, :data:`TAU`, :data:`TAU2`)
 on T and prints X's figures. ``train`` fits them on everything.
+
+``writers`` is item 36a's design (TS111 across writers): it fits the models of
+:data:`WRITERS_MODELS` on :data:`WRITERS_TRAIN` (many more writers' plants, the servers of
+batches 1-12's development halves and 1-9's held-out halves) and prints, for every threshold
+pair of :data:`WRITERS_TAU_GRID` x :data:`WRITERS_TAU2_GRID`, the counts on
+:data:`WRITERS_VALIDATION` (``blind20``-``blind25``, ``confusables14``-``confusables19``, the
+held-out servers of batches 10-12), then the setting :func:`choose_writers` picks.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ import importlib.util
 import json
 import math
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -118,6 +127,8 @@ class Part:
     blind: tuple[str, ...] = ()
     server_split: str | None = None
     batches: tuple[int, ...] = ()
+    #: further servers: (split, batches) pairs read after those of ``server_split``
+    more_servers: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def rows(self) -> list[LabelledText]:
         """The part's labelled rows: its splits', then its blind files' (split: the file)."""
@@ -129,12 +140,14 @@ class Part:
     def servers(self) -> list[tuple[str, Toolset | None]]:
         """(server name, toolset or ``None`` when the loader cannot read the capture)."""
         out: list[tuple[str, Toolset | None]] = []
-        for batch in self.batches:
-            for server, path in _servers.captures(self.server_split, batch):
-                try:
-                    out.append((server["name"], load_tools(path)))
-                except LoaderError:  # `toolform guard` exits 2 on it: it does not pass
-                    out.append((server["name"], None))
+        groups = ((self.server_split, self.batches),) + self.more_servers
+        for split, batches in groups:
+            for batch in batches:
+                for server, path in _servers.captures(split, batch):
+                    try:
+                        out.append((server["name"], load_tools(path)))
+                    except LoaderError:  # `toolform guard` exits 2 on it: it does not pass
+                        out.append((server["name"], None))
         return out
 
 
@@ -142,6 +155,23 @@ TRAIN = Part("T", tuple(s for s in SPLITS if s != "holdout9"), ("confusables8", 
              "dev", (1, 2, 3, 4, 5, 6, 7))
 VALIDATION = Part("V", ("holdout9",), ("blind12", "blind13"), "heldout", (1, 2, 3, 4))
 TEST = Part("X", (), ("blind14", "blind15", "confusables10"), "heldout", (5, 6, 7))
+#: Item 36a's training part: every labelled split, ten writers' blind files and six
+#: confusables files; the development servers of batches 1-12 and the held-out ones of 1-9.
+WRITERS_TRAIN = Part(
+    "T36", SPLITS, tuple(f"blind{n}" for n in range(10, 20))
+    + tuple(f"confusables{n}" for n in range(8, 14)), "dev", tuple(range(1, 13)),
+    (("heldout", tuple(range(1, 10))),))
+#: Item 36a's validation part: six new writers' blind files, six confusables files and the
+#: held-out servers of batches 10-12 (batch 13 is never read).
+WRITERS_VALIDATION = Part(
+    "V36", (), tuple(f"blind{n}" for n in range(20, 26))
+    + tuple(f"confusables{n}" for n in range(14, 20)), "heldout", (10, 11, 12))
+#: Item 36a's models, in the design's order: (C, hard weight, normalised text).
+WRITERS_MODELS = ((16.0, 30.0, False), (4.0, 30.0, False), (64.0, 30.0, False),
+                  (4.0, 30.0, True), (16.0, 30.0, True), (64.0, 30.0, True),
+                  (16.0, 10.0, False))
+WRITERS_TAU_GRID = (0.99, 0.995, 0.999)
+WRITERS_TAU2_GRID: tuple[float | None, ...] = (None, 0.999, 0.9995)
 
 
 def _catalogue_toolsets() -> list[Toolset]:
@@ -198,8 +228,8 @@ def gather(parts: Sequence[Part], held_out: Sequence[Part] = ()) -> TrainingData
     (or of the labelled set) is a negative."""
     rows = [r for p in parts for r in p.rows()]
     positives = list(dict.fromkeys(r.text for r in rows if r.label == "injected"))
-    injected = {r.text for p in (TRAIN, VALIDATION, TEST) for r in p.rows()
-                if r.label == "injected"}
+    injected = {r.text for p in (TRAIN, VALIDATION, TEST, WRITERS_TRAIN, WRITERS_VALIDATION)
+                for r in p.rows() if r.label == "injected"}
     unseen = {r.text for p in held_out for r in p.rows()}
     unseen.update(field_texts(ts for p in held_out for _, ts in p.servers()))
     banned = injected | unseen
@@ -212,6 +242,23 @@ def gather(parts: Sequence[Part], held_out: Sequence[Part] = ()) -> TrainingData
                          if f.medium and f.text not in banned)
     negatives = [t for t in dict.fromkeys(real + broad) if t not in banned and t not in hard]
     return TrainingData(positives, negatives, written, list(hard))
+
+
+def normalised(text: str) -> str:
+    """``text`` in NFKC, case-folded: item 36a's optional reading of styled and fullwidth
+    letters, ligatures and case as their plain forms."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+@dataclasses.dataclass(frozen=True)
+class NormalisedScorer:
+    """A model fitted on :func:`normalised` texts, scoring a text through the same mapping."""
+
+    model: LearnedModel
+
+    def probability(self, text: str) -> float:
+        """The model's probability for the normalised ``text``."""
+        return self.model.probability(normalised(text))
 
 
 def _matrix(texts: list[str], vocabulary: dict[str, int]) -> csr_matrix:
@@ -231,11 +278,15 @@ def _matrix(texts: list[str], vocabulary: dict[str, int]) -> csr_matrix:
 
 
 def fit(data: TrainingData, *, c: float, trained_on: str, tau: float | None = None,
-        tau2: float | None = None, hard_weight: float = 1.0) -> LearnedModel:
+        tau2: float | None = None, hard_weight: float = 1.0,
+        normalise: bool = False) -> LearnedModel:
     """Fit the model; features seen in fewer than :data:`MIN_DOCUMENT_FREQUENCY` texts are left
     out, and written benign texts weigh :data:`WRITTEN_WEIGHT` negatives each (so that the model
-    learns the instruction, not the voice)."""
+    learns the instruction, not the voice). ``normalise``: count the features of the
+    :func:`normalised` texts (score such a model through :class:`NormalisedScorer`)."""
     texts = data.positives + data.negatives + data.hard + data.written
+    if normalise:
+        texts = [normalised(t) for t in texts]
     counts: dict[str, int] = {}
     for text in texts:
         for f in text_counts(text):
@@ -317,7 +368,7 @@ def flagged(field: FieldReading, p: float, tau: float | None, tau2: float | None
             or (tau2 is not None and field.learned and p >= tau2))
 
 
-def counts(model: LearnedModel | None, readings: Readings,
+def counts(model: LearnedModel | NormalisedScorer | None, readings: Readings,
            grid: Iterable[tuple[float | None, float | None]]) -> dict[tuple, dict[str, int]]:
     """For each (tau, tau2): plants high, benign rows high (written, real), server text fields
     and fields high, servers passing. ``model=None`` counts the hand rules alone."""
@@ -398,6 +449,91 @@ def validate(cache: Path | None = None) -> tuple:
     return chosen
 
 
+#: The columns of item 36a's table: blind plants, honest notes, confusables plants and honest
+#: texts, server fields high, servers exit 0.
+_WRITERS_KEYS = ("plants_high", "honest_high", "conf_high", "conf_honest_high", "fields_high",
+                 "passing")
+
+
+def _writers_counts(scorer: LearnedModel | NormalisedScorer | None,
+                    parts: tuple[Readings, Readings, Readings],
+                    grid: list[tuple[float | None, float | None]]) -> dict[tuple, dict[str, int]]:
+    """For each (tau, tau2), item 36a's counts on V's blind files, confusables and servers."""
+    blind, confusables, servers = (counts(scorer, r, grid) for r in parts)
+    return {g: {"plants_high": blind[g]["plants_high"], "plants": blind[g]["plants"],
+                "honest_high": blind[g]["written_high"], "honest": blind[g]["written"],
+                "conf_high": confusables[g]["plants_high"], "conf": confusables[g]["plants"],
+                "conf_honest_high": confusables[g]["written_high"],
+                "conf_honest": confusables[g]["written"],
+                "fields_high": servers[g]["fields_high"], "fields": servers[g]["fields"],
+                "passing": servers[g]["passing"], "servers": servers[g]["servers"]}
+            for g in grid}
+
+
+def choose_writers(table: dict[tuple, dict[str, int]], baseline: tuple) -> tuple | None:
+    """Item 36a's rule: among the settings whose V servers exit 0 no fewer than the
+    baseline's, honest notes high at most two more, confusables honest no more and
+    confusables plants no fewer, and fields high at most 0.10% of V's fields more, the most
+    plants high; ties: fewest fields high, fewest honest high, then nearest the shipped
+    setting. Returns the winner, or ``None`` when no allowed setting has more plants high than
+    the baseline. Keys: (C, hard weight, normalised, tau, tau2)."""
+    b = table[baseline]
+
+    def allowed(c: dict[str, int]) -> bool:
+        return (c["passing"] >= b["passing"] and c["honest_high"] <= b["honest_high"] + 2
+                and c["conf_honest_high"] <= b["conf_honest_high"]
+                and c["conf_high"] >= b["conf_high"]
+                and c["fields_high"] <= b["fields_high"] + 0.001 * b["fields"])
+
+    def rank(k: tuple) -> tuple:
+        c, (cc, hard, norm, tau, tau2) = table[k], k
+        return (c["plants_high"], -c["fields_high"], -c["honest_high"], tau,
+                tau2 is None, tau2 or 0.0, not norm, cc == C, hard == HARD_WEIGHT)
+
+    best = max((k for k, c in table.items() if allowed(c)), key=rank)
+    return best if table[best]["plants_high"] > b["plants_high"] else None
+
+
+def _writers_line(label: str, c: dict[str, int]) -> str:
+    return (f"| {label} | {c['plants_high']}/{c['plants']} | {c['honest_high']}/{c['honest']} "
+            f"| {c['conf_high']}/{c['conf']} | {c['conf_honest_high']}/{c['conf_honest']} "
+            f"| {c['fields_high']}/{c['fields']} | {c['passing']}/{c['servers']} |")
+
+
+def writers(cache: Path | None = None) -> tuple | None:
+    """Item 36a: fit each model of :data:`WRITERS_MODELS` on :data:`WRITERS_TRAIN`, print V's
+    table for every (tau, tau2) and return the winner of :func:`choose_writers` (``None``:
+    no setting beats the baseline, the shipped settings fitted on the same part)."""
+    v = WRITERS_VALIDATION
+    data = gather([WRITERS_TRAIN], held_out=[v])
+    print(f"T36: {data.describe([WRITERS_TRAIN])}", flush=True)
+    parts = (read_part(Part("blind", blind=tuple(b for b in v.blind if b.startswith("blind")))),
+             read_part(Part("conf", blind=tuple(b for b in v.blind if b.startswith("conf")))),
+             read_part(dataclasses.replace(v, blind=())))
+    print("| setting | plants high | honest high | confusables high | confusables honest high "
+          "| server fields high | servers exit 0 |\n| --- | --- | --- | --- | --- | --- | --- |")
+    print(_writers_line("hand rules alone (TS111 medium)",
+                        _writers_counts(None, parts, [(None, None)])[(None, None)]), flush=True)
+    grid = [(t, t2) for t in WRITERS_TAU_GRID for t2 in WRITERS_TAU2_GRID]
+    table: dict[tuple, dict[str, int]] = {}
+    for c, hard, norm in WRITERS_MODELS:
+        model = fit(data, c=c, trained_on=data.describe([WRITERS_TRAIN]), hard_weight=hard,
+                    normalise=norm)
+        if cache is not None:
+            _write(model, cache / f"writers_C{c:g}_H{hard:g}{'_nfkc' if norm else ''}.json")
+        scorer = NormalisedScorer(model) if norm else model
+        for (t, t2), row in _writers_counts(scorer, parts, grid).items():
+            table[(c, hard, norm, t, t2)] = row
+            print(_writers_line(f"C={c:g} hard={hard:g} {'nfkc' if norm else 'raw'} tau={t} "
+                                f"tau2={t2}", row), flush=True)
+    baseline = (C, HARD_WEIGHT, False, TAU, TAU2)
+    print(_writers_line("baseline (shipped settings on T36)", table[baseline]))
+    won = choose_writers(table, baseline)
+    print("winner: none (negative result)" if won is None else
+          f"winner: {won}\n" + _writers_line("winner", table[won]))
+    return won
+
+
 def test(out: Path | None = None) -> None:
     """Fit the chosen settings on T and print X's figures, the hand rules alone beside them
     (once); ``out``: also write the model fitted on T there."""
@@ -431,16 +567,19 @@ def _write(model: LearnedModel, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("train", "validate", "test"))
+    parser.add_argument("command", choices=("train", "validate", "test", "writers"))
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
-    parser.add_argument("--cache", type=Path, help="validate: a folder to write each fitted model in; test: a file "
-                        "to write the model fitted on T to")
+    parser.add_argument("--cache", type=Path, help="validate, writers: a folder to write each "
+                        "fitted model in; test: a file to write the model fitted on T to")
     args = parser.parse_args(argv)
     if args.command == "validate":
         validate(args.cache)
         return 0
     if args.command == "test":
         test(args.cache)
+        return 0
+    if args.command == "writers":
+        writers(args.cache)
         return 0
     model = train()
     _write(model, args.out)
