@@ -97,6 +97,9 @@ THRESHOLD = 0.8
 #: tau = 0.999, tau2 = 0.995 (131 of 180 V plants high against 123, one V server fewer
 #: passing); ``test`` then gave 67 of 74 X servers passing against 72 with tau2 unset (4 more
 #: X plants high), so tau2 stays unset and the model was not retrained.
+#: Item 36a's design picked C = 64, hard weight 30, NFKC text, tau = 0.999, tau2 = 0.999 on
+#: T36/V36 (201 of 360 V plants against 191, the same V servers passing); not shipped yet
+#: (the data card says why), so the settings below are still the sixteenth revision's.
 C = 16.0
 HARD_WEIGHT = 30.0
 TAU = 0.999
@@ -228,8 +231,8 @@ def gather(parts: Sequence[Part], held_out: Sequence[Part] = ()) -> TrainingData
     (or of the labelled set) is a negative."""
     rows = [r for p in parts for r in p.rows()]
     positives = list(dict.fromkeys(r.text for r in rows if r.label == "injected"))
-    injected = {r.text for p in (TRAIN, VALIDATION, TEST, WRITERS_TRAIN, WRITERS_VALIDATION)
-                for r in p.rows() if r.label == "injected"}
+    injected = {r.text for p in (TRAIN, VALIDATION, TEST, *parts, *held_out) for r in p.rows()
+                if r.label == "injected"}
     unseen = {r.text for p in held_out for r in p.rows()}
     unseen.update(field_texts(ts for p in held_out for _, ts in p.servers()))
     banned = injected | unseen
