@@ -189,6 +189,9 @@ def _outside(text: str, own: Callable[[str], bool]) -> str | None:
 # (twenty-first revision) an address parameter (``url``, ``endpoint``) of a tool whose own name
 # says where things go (``create_webhook``): the default is where the tool sends
 _ADDRESS_ROLE = frozenset({"url", "uri", "endpoint", "address", "target", "href"})
+# a tool that only reads (``list_webhooks``): its address parameter filters, it sends nothing
+_READS_ONLY = frozenset({"list", "get", "search", "find", "show", "describe", "read", "query",
+                         "count"})
 # an account or resource id: one token of letters and digits, both, eight characters or more
 # (``ba_1PzX4qHc82LmNv0Tq3sKd9Ea``, ``acct_9Lk2...``)
 _ACCOUNT_ID = re.compile(r"(?=[A-Za-z_-]*\d)(?=[\d_-]*[A-Za-z])[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*")
@@ -202,8 +205,10 @@ def _destination(tool: str, path: str) -> bool:
     words = _words(param_name(path))
     if not _NOT_DESTINATION.isdisjoint(words):
         return False
+    tool_words = _words(tool)
     return not _DESTINATION_WORDS.isdisjoint(words) or (
-        not _ADDRESS_ROLE.isdisjoint(words) and not _DESTINATION_WORDS.isdisjoint(_words(tool)))
+        not _ADDRESS_ROLE.isdisjoint(words) and not _DESTINATION_WORDS.isdisjoint(tool_words)
+        and _READS_ONLY.isdisjoint(tool_words))
 
 
 def role_hits(tool: str, path: str, text: str, own: Callable[[str], bool]) -> list[Hit]:
