@@ -201,7 +201,8 @@ _MIN_ID = 8
 def _destination(tool: str, path: str) -> bool:
     """Whether the parameter at ``path`` of ``tool`` says where things go: its name does
     (``replyTo``, ``bcc``, ``destination``; not ``from_address`` or ``to_date``), or it is an
-    address parameter of a tool whose name does (``url`` of ``create_webhook``)."""
+    address parameter of a tool whose name does and that does not only read (``url`` of
+    ``create_webhook``, not of ``list_webhooks``)."""
     words = _words(param_name(path))
     if not _NOT_DESTINATION.isdisjoint(words):
         return False
