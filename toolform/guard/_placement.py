@@ -131,10 +131,6 @@ _IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _INSIDE_HOST = re.compile(r"""(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[?::1\]?|[\w-]+\.local|
     (?:[\w-]+\.)*example\.(?:com|org|net)|(?:[\w-]+\.)*(?:test|invalid|localhost|example))\Z""",
                           re.IGNORECASE | re.VERBOSE)
-# (twenty-first revision) the machine itself: for a mailbox the only host that keeps mail in;
-# a documentation domain stands for the server's own endpoint in a URL, but a copy addressed to
-# audit@relay.example.org on a bcc is a recipient the user never chose
-_LOCAL_HOST = re.compile(r"(?:localhost|[\w-]+\.local|(?:[\w-]+\.)*localhost)\Z", re.IGNORECASE)
 # a tool that deletes, mutes or revokes: a wildcard default makes it act on everything
 _DESTRUCTIVE_WORDS = frozenset({
     "delete", "remove", "mute", "drop", "purge", "destroy", "revoke", "kill", "terminate",
@@ -173,15 +169,13 @@ def host_label(host: str) -> str:
 
 def _outside(text: str, own: Callable[[str], bool]) -> str | None:
     """The first e-mail address or URL of ``text`` whose host is not local, a documentation
-    domain (for a URL) or one the catalogue names itself (``own(label)``), or None. A mailbox
-    is inside only on the machine itself: a documentation domain is nobody's own mailbox."""
+    domain or one the catalogue names itself (``own(label)``), or None."""
     for rx in (_EMAIL, _URL):
         for m in rx.finditer(text):
             host = (m.group("host") if rx is _URL else m.group().rpartition("@")[2]).rstrip(".")
-            if (_INSIDE_HOST if rx is _URL else _LOCAL_HOST).match(host):
+            if _INSIDE_HOST.match(host):
                 continue
-            if (_IP_ADDRESS.fullmatch(host) or rx is _EMAIL and _INSIDE_HOST.match(host)
-                    or not own(host_label(host))):  # an IP or a documentation host: no one's
+            if _IP_ADDRESS.fullmatch(host) or not own(host_label(host)):  # an IP names no one
                 return m.group()
     return None
 
@@ -189,6 +183,8 @@ def _outside(text: str, own: Callable[[str], bool]) -> str | None:
 # (twenty-first revision) an address parameter (``url``, ``endpoint``) of a tool whose own name
 # says where things go (``create_webhook``): the default is where the tool sends
 _ADDRESS_ROLE = frozenset({"url", "uri", "endpoint", "address", "target", "href"})
+# the API the tool itself calls (``base_url`` of ``test_webhook``): the vendor's, not a sink
+_API_BASE = frozenset({"base", "api", "server"})
 # a tool that only reads (``list_webhooks``): its address parameter filters, it sends nothing
 _READS_ONLY = frozenset({"list", "get", "search", "find", "show", "describe", "read", "query",
                          "count"})
@@ -209,7 +205,7 @@ def _destination(tool: str, path: str) -> bool:
     tool_words = _words(tool)
     return not _DESTINATION_WORDS.isdisjoint(words) or (
         not _ADDRESS_ROLE.isdisjoint(words) and not _DESTINATION_WORDS.isdisjoint(tool_words)
-        and _READS_ONLY.isdisjoint(tool_words))
+        and _READS_ONLY.isdisjoint(tool_words) and _API_BASE.isdisjoint(words))
 
 
 def role_hits(tool: str, path: str, text: str, own: Callable[[str], bool]) -> list[Hit]:
