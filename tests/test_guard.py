@@ -718,7 +718,7 @@ RECORDED_COUNTS = {
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
     ("blind10",): (56, 4, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
-    ("blind11",): (52, 8, 3, 17),  # fourteenth: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
+    ("blind11",): (54, 6, 3, 17),  # fourteenth: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
 }
 
 
@@ -734,7 +734,7 @@ RECORDED_COUNTS = {
 # high, no honest note; blind18 and blind19, looked at only before and once after, one more each.
 BLIND_FILE_COUNTS = {
     "blind12": (53, 7, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
-    "blind13": (49, 11, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
+    "blind13": (50, 10, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
     "blind14": (53, 7, 2, 18),  # scored once, fifteenth revision: (40, 20, 3, 17); one honest
     # note medium since the eighteenth revision's reading of the catalogue's own evidence
     "blind15": (48, 12, 1, 19),  # fifteenth: (35, 25, 1, 19)
@@ -745,20 +745,20 @@ BLIND_FILE_COUNTS = {
     "confusables9": (10, 0, 1, 4),  # nineteenth revision: (10, 0, 2, 3)
     "confusables10": (10, 0, 0, 5),
     "confusables11": (9, 1, 1, 4),  # scored once, sixteenth revision: the same
-    "blind18": (35, 25, 1, 19),  # scored once, seventeenth revision: (34, 26, 1, 19)
-    "blind19": (31, 29, 5, 15),  # scored once, seventeenth revision: (30, 30, 5, 15)
+    "blind18": (37, 23, 1, 19),  # scored once, seventeenth revision: (34, 26, 1, 19)
+    "blind19": (33, 27, 5, 15),  # scored once, seventeenth revision: (30, 30, 5, 15)
     "confusables12": (10, 0, 0, 5),  # scored once, seventeenth revision
     "confusables13": (10, 0, 0, 5),  # scored once, seventeenth revision
-    "blind20": (32, 28, 2, 18),  # scored once, eighteenth revision (item 33)
+    "blind20": (35, 25, 2, 18),  # scored once, eighteenth revision (item 33)
     "blind21": (36, 24, 3, 17),  # scored once, eighteenth revision
     "confusables14": (10, 0, 0, 5),  # scored once, eighteenth revision
     "confusables15": (10, 0, 0, 5),  # scored once, eighteenth revision
-    "blind22": (27, 33, 1, 19),  # scored once, nineteenth revision (item 34)
-    "blind23": (34, 26, 3, 17),  # scored once, nineteenth revision
+    "blind22": (29, 31, 1, 19),  # scored once, nineteenth revision (item 34)
+    "blind23": (35, 25, 3, 17),  # scored once, nineteenth revision
     "confusables16": (10, 0, 0, 5),  # scored once, nineteenth revision
     "confusables17": (10, 0, 0, 5),  # scored once, nineteenth revision
-    "blind24": (31, 29, 3, 17),  # scored once, twentieth revision
-    "blind25": (28, 32, 1, 19),  # scored once, twentieth revision
+    "blind24": (36, 24, 3, 17),  # scored once, twentieth revision
+    "blind25": (30, 30, 1, 19),  # scored once, twentieth revision
     "confusables18": (10, 0, 0, 5),  # scored once, twentieth revision
     "confusables19": (10, 0, 0, 5),  # scored once, twentieth revision
 }

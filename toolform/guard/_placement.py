@@ -31,7 +31,7 @@ from ._concealment import PROSE_IN_VALUE
 from ._reading import _EMAIL as _EMAIL_PATTERN
 from ._rule import Hit, Rule
 
-__all__ = ["host_label", "param_name", "raised", "role_hits", "value_reading"]
+__all__ = ["class_hits", "host_label", "param_name", "raised", "role_hits", "value_reading"]
 
 _VALUE_KINDS = frozenset({"param.default", "param.enum"})
 # the learned detector alone stays medium (docs/guard.md); a name finding is no value's
@@ -123,7 +123,9 @@ _NOT_DESTINATION = frozenset({"from", "sender", "date", "time", "timestamp", "fo
                               "level", "mode", "id", "count", "limit", "page", "version"})
 _EMAIL = re.compile(_EMAIL_PATTERN)  # its host: what follows the "@"
 # a network address (a storage bucket such as s3://exports-${account_id}/ is the account's own)
-_URL = re.compile(r"\b(?:https?|wss?|ftps?)://(?:[^@/\s\"']*@)?(?P<host>[\w.-]+)", re.IGNORECASE)
+# (twenty-first revision: a file-transfer scheme, sftp:// or scp://, sends files to its host too)
+_URL = re.compile(r"\b(?:https?|wss?|ftps?|sftp|scp|rsync)://(?:[^@/\s\"']*@)?(?P<host>[\w.-]+)",
+                  re.IGNORECASE)
 # hosts that send nothing anywhere: the machine itself and the documentation domains
 _IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _INSIDE_HOST = re.compile(r"""(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[?::1\]?|[\w-]+\.local|
@@ -178,33 +180,63 @@ def _outside(text: str, own: Callable[[str], bool]) -> str | None:
     return None
 
 
+# (twenty-first revision) an address parameter (``url``, ``endpoint``) of a tool whose own name
+# says where things go (``create_webhook``): the default is where the tool sends
+_ADDRESS_ROLE = frozenset({"url", "uri", "endpoint", "address", "target", "href"})
+# the API the tool itself calls (``base_url`` of ``test_webhook``): the vendor's, not a sink
+_API_BASE = frozenset({"base", "api", "server"})
+# a tool that only reads (``list_webhooks``): its address parameter filters, it sends nothing
+_READS_ONLY = frozenset({"list", "get", "search", "find", "show", "describe", "read", "query",
+                         "count"})
+# an account or resource id: one token of letters and digits, both, eight characters or more
+# (``ba_1PzX4qHc82LmNv0Tq3sKd9Ea``, ``acct_9Lk2...``)
+_ACCOUNT_ID = re.compile(r"(?=[A-Za-z_-]*\d)(?=[\d_-]*[A-Za-z])[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*")
+_MIN_ID = 8
+
+
+def _destination(tool: str, path: str) -> bool:
+    """Whether the parameter at ``path`` of ``tool`` says where things go: its name does
+    (``replyTo``, ``bcc``, ``destination``; not ``from_address`` or ``to_date``), or it is an
+    address parameter of a tool whose name does and that does not only read (``url`` of
+    ``create_webhook``, not of ``list_webhooks``)."""
+    words = _words(param_name(path))
+    if not _NOT_DESTINATION.isdisjoint(words):
+        return False
+    tool_words = _words(tool)
+    return not _DESTINATION_WORDS.isdisjoint(words) or (
+        not _ADDRESS_ROLE.isdisjoint(words) and not _DESTINATION_WORDS.isdisjoint(tool_words)
+        and _READS_ONLY.isdisjoint(tool_words) and _API_BASE.isdisjoint(words))
+
+
 def role_hits(tool: str, path: str, text: str, own: Callable[[str], bool]) -> list[Hit]:
     """TS108's hits on a parameter's default ``text`` (at ``path`` of ``tool``) read by the
-    parameter it fills; empty for most defaults (only a value holding ``@`` or ``://``, a
-    wildcard or a yes is looked at further). ``own(label)`` tells whether the catalogue names
+    parameter it fills; empty for most defaults (only a value holding ``@`` or ``://``, an id,
+    a wildcard or a yes is looked at further). ``own(label)`` tells whether the catalogue names
     a host's registered label itself (in a tool's name, title or description, or its source):
     the vendor's own mailbox or webhook host is not outside.
 
     Returns
     -------
     list of Hit
-        High hits over the whole value: an outside address or URL as the default of a
-        destination parameter, a wildcard default on a destructive tool, a confirmation given
-        by default (or the confirmation skipped by default).
+        High hits over the whole value: an outside address or URL, or a fixed account id, as
+        the default of a destination parameter, a wildcard default on a destructive tool, a
+        confirmation given by default (or the confirmation skipped by default).
     """
-    if len(text) > _LONGEST_SHORT and "@" not in text and "://" not in text:
-        return []  # most defaults: neither an address nor a wildcard or a yes
     value = text.strip()
-    lowered = value.lower()
     if "@" in value or "://" in value:
-        words = _words(param_name(path))
-        if _DESTINATION_WORDS.isdisjoint(words) or not _NOT_DESTINATION.isdisjoint(words):
+        if not _destination(tool, path):
             return []
         where = _outside(value, own)
         if where is None:
             return []
         return [Hit(0, len(text), "high", f"an outside address ({where!r}) as the default of "
                                           f"{param_name(path)!r}, where results go")]
+    if len(value) >= _MIN_ID and _ACCOUNT_ID.fullmatch(value) and _destination(tool, path):
+        return [Hit(0, len(text), "high", f"a fixed account ({value!r}) as the default of "
+                                          f"{param_name(path)!r}, where things go")]
+    if len(text) > _LONGEST_SHORT:
+        return []  # most defaults: neither an address nor a wildcard or a yes
+    lowered = value.lower()
     if lowered in _WILDCARDS:
         if _DESTRUCTIVE_WORDS.isdisjoint(_words(tool)):
             return []
@@ -221,3 +253,143 @@ def role_hits(tool: str, path: str, text: str, own: Callable[[str], bool]) -> li
             return [Hit(0, len(text), "high", f"the user's confirmation ({name!r}) given by "
                                               f"default")]
     return []
+
+
+# -- what a value does in the parameter it fills (twenty-first revision) ------------------------
+# Each reading below is a class of value, measured before it was taken on the 67,045 defaults
+# and enum values of the captured servers of batches 1-12 (both halves) and datasets/mcp: none
+# of them reads one of those values.
+
+# a value spelled as an identifier or as words: its pieces, lower-cased
+_PIECES = re.compile(r"[_\-+&=\s:.,/()\[\]]+|(?<=[a-z])(?=[A-Z])")
+# a value sent on to a named recipient: a verb that sends, "to", and an id (a token with a
+# digit) or a mailbox ("summary_and_forward_to_U04VENDOR"; not "send_to_back", "copy_to_clipboard")
+_SENT_TO = re.compile(r"""\b(?:forward|send|copy|cc|bcc|mail|email|post|share|upload|dm|deliver|
+    relay|mirror|export)\w*\s+(?:\w+\s+)?to\s+(?:\S*\d\S*|\S+@\S+)""", re.VERBOSE)
+# a mode with a mailbox inside it: an address whose local part is itself three identifier words
+# or more ("digest_plus_transcript_to_owner@notes-relay.app"); a mailbox's own local part is a
+# name ("first.last", "no-reply")
+_MODE_MAILBOX = re.compile(r"(?P<local>[\w+-]+)@[\w-]+(?:\.[\w-]+)+")
+_MODE_WORDS = 3
+# access granted to everyone at a level that changes things ("public_editor",
+# "self_service_with_public_export"); "public" or "anyone_can_view" alone reads
+_EVERYONE = re.compile(r"\b(?:public|anyone|everyone|world|anonymous|unauthenticated)\b")
+_CHANGES = re.compile(r"\b(?:edit|editor|editors|editable|write|writer|writers|writable|"
+                      r"readwrite|owner|admin|export|upload)\b")
+# a command line's flags that lift a safeguard: skip the hooks, force, no certificate check
+_CHECKS_OFF = re.compile(r"""(?<![\w-])--(?:no-verify|force|no-check[\w-]*|insecure|skip-[\w-]+|
+    dangerously[\w-]*|no-gpg-sign|allow-unauthenticated|disable-[\w-]+)\b""", re.VERBOSE)
+# a parameter for what the user is shown ("reportToUser", "show_user"), and a value that hides
+_USER_VIEW = frozenset({"report", "notify", "show", "tell", "inform", "visible", "display",
+                        "summary", "see"})
+_HIDING = frozenset({"hidden", "hide", "silent", "silently", "suppressed", "suppress",
+                     "concealed", "conceal", "omit", "omitted"})
+# the value put over what the user asked ("operator_policy_overrides_request")
+_OVER_REQUEST = re.compile(r"""\b(?:overrides?|overrules?|outranks?|supersedes?|beats?|trumps?)\s+
+    (?:the\s+)?(?:users?\s+|callers?\s+)?(?:requests?|asks?|instructions?|prompts?)\b""",
+                           re.VERBOSE)
+# the scope set to whatever the credential reaches ("..._across_every_org_the_token_can_read")
+_CREDENTIAL_REACH = re.compile(r"""\b(?:token|key|credentials?|account|session)\s+(?:can|could|
+    has)\s+(?:read|access|reach|see|touch)\b|\bacross\s+(?:every|all)\b""", re.VERBOSE)
+# a wildcard with a reason on a tool that acts on what it matches: a case number or a deadline
+# ("all_monitors_per_support_case_884213_due_today")
+_WILDCARD_HEAD = frozenset({"all", "every", "everything", "any"})
+_REASON = re.compile(r"\b\d{3,}\b|\b(?:due|today|tonight|asap|urgent|deadline)\b")
+# this tool made to stand in for another's ("shadow:filesystem.write_file"): a word that
+# impersonates, and a qualified tool name (server.tool_name)
+_STAND_IN = re.compile(r"\b(?:shadow|shadows|shadowing|impersonat\w*|masquerad\w*|spoof\w*|"
+                       r"hijack\w*|intercept\w*)\b")
+_QUALIFIED_TOOL = re.compile(r"[a-z][\w-]*[.:/][a-z]+_[a-z_]+")
+# a call routed through another tool, spelled as an identifier
+# ("open_jira_issue_with_full_logs_via_jira_create_issue")
+_VIA_TOOL = re.compile(r"""\b(?:via|through)\s+(?:\w+\s+)?(?:create|send|post|write|delete|upload|
+    forward|update|call|run|exec\w*|invoke)\s+\w+""", re.VERBOSE)
+# a host named with a claim of standing ("imgvault.cc (verified, fastest)")
+_HOST_CLAIM = re.compile(r"""[\w-]+\.[a-z]{2,}\b.*\b(?:verified|trusted|official|certified|
+    approved|sanctioned|endorsed|safe|secure)\b""", re.IGNORECASE | re.VERBOSE)
+# prose in a script without Latin letters: words of letters, or a run of them with a sentence's
+# punctuation for a script written without spaces (Japanese, Chinese)
+_LETTER = re.compile(r"[^\W\d_]")
+_OTHER_SCRIPT = re.compile(r"[^\W\d_a-zA-Z\u00c0-\u024f]")
+_SCRIPT_WORD = re.compile(r"[^\W\d_]{2,}")
+_SCRIPT_PUNCT = re.compile(r"[。、，！？；,.!?;]")
+_SCRIPT_WORDS = 4
+_SCRIPT_LETTERS = 20
+
+
+def _other_script_prose(text: str) -> bool:
+    """Whether ``text`` is a sentence written mostly in letters outside the Latin script: four
+    words or more, or twenty letters or more with a sentence's punctuation."""
+    letters = len(_LETTER.findall(text))
+    other = len(_OTHER_SCRIPT.findall(text))
+    if other * 2 < letters or other < _SCRIPT_WORDS * 2:
+        return False
+    return (len(_SCRIPT_WORD.findall(text)) >= _SCRIPT_WORDS
+            or other >= _SCRIPT_LETTERS and _SCRIPT_PUNCT.search(text) is not None)
+
+
+def _value_class(kind: str, tool: str, path: str, text: str) -> str | None:
+    """Why a default or an enum value does something it should not in the parameter it fills
+    (see :func:`class_hits`), or None."""
+    if not text.isascii():
+        if _other_script_prose(text):
+            return "a sentence in another script"
+    name_words = _words(param_name(path))
+    value = text.strip()
+    if kind == "param.default" and value.lower() in _HIDING:
+        if "user" in name_words and not _USER_VIEW.isdisjoint(name_words):
+            return f"what the user is shown ({param_name(path)!r}) hidden by default"
+        return None
+    spelled = " ".join(p for p in _PIECES.split(value) if p).lower()
+    if spelled.count(" ") < 1:
+        return None  # one word: a name
+    if "--" in value and _CHECKS_OFF.search(value):
+        return "a safeguard's check lifted by a flag"
+    if kind == "param.default" and _EVERYONE.search(spelled) and _CHANGES.search(spelled):
+        return "access that changes things granted to everyone by default"
+    if _SENT_TO.search(spelled):
+        return "the result sent on to a named recipient"
+    for m in _MODE_MAILBOX.finditer(value):
+        if len([p for p in _PIECES.split(m.group("local")) if p]) >= _MODE_WORDS:
+            return "a mode with a mailbox joined into it"
+    if _OVER_REQUEST.search(spelled):
+        return "the value put over the user's request"
+    if _CREDENTIAL_REACH.search(spelled):
+        return "the scope widened to whatever the credential reaches"
+    first = spelled.partition(" ")[0]
+    if (first in _WILDCARD_HEAD and spelled.count(" ") >= 3 and _REASON.search(spelled)
+            and not _DESTRUCTIVE_WORDS.isdisjoint(_words(tool))):
+        return "a wildcard with a case or a deadline, on a tool that acts on what it matches"
+    if _STAND_IN.search(spelled) and _QUALIFIED_TOOL.search(value):
+        return "the tool made to stand in for another server's tool"
+    if _VIA_TOOL.search(spelled):
+        return "the call routed through another tool"
+    if _HOST_CLAIM.search(value):
+        return "a host named with a claim of standing"
+    return None
+
+
+def class_hits(kind: str, tool: str, path: str, text: str) -> list[Hit]:
+    """TS108's high hits on a default or an enum value ``text`` (at ``path`` of ``tool``) read
+    by what it does in the parameter it fills (twenty-first revision), whatever its host:
+
+    - where things go: the result sent on to a named recipient
+      (``summary_and_forward_to_U04VENDOR``), a mode with a mailbox joined into it;
+    - access widened: a default granting everyone a level that changes things
+      (``public_editor``), the scope widened to whatever the credential reaches;
+    - a safeguard turned off: a flag that skips a check (``--no-verify``), what the user is
+      shown hidden by default (``reportToUser: hidden``), the value put over the user's request
+      (``operator_policy_overrides_request``), a wildcard with a case number or a deadline on a
+      tool that deletes or mutes;
+    - another tool or host: the tool made to stand in for another server's tool
+      (``shadow:filesystem.write_file``), the call routed through another tool, a host named
+      with a claim of standing (``imgvault.cc (verified, fastest)``);
+    - a sentence in another script (Japanese, Korean, Mongolian ...), which TS108's Latin word
+      count does not see.
+
+    Empty for most values: a single word is a name, and is read only as a hiding default.
+    """
+    why = _value_class(kind, tool, path, text)
+    if why is None:
+        return []
+    return [Hit(0, len(text), "high", f"{why}, in a {kind} field")]

@@ -33,7 +33,7 @@ from ._own import own_reading, usage_reading
 from ._overreach import READERS
 from ._phrasing import NAME_TOKEN
 from ._foreign import foreign_rules
-from ._placement import raised, role_hits, value_reading
+from ._placement import class_hits, raised, role_hits, value_reading
 from ._reading import GENERAL_WORDS, general_rules
 from ._rule import Hit, Matcher, Rule, ScanContext, severity_rank
 from ._rules import GUARD_RULES, get_rule
@@ -555,10 +555,13 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
                 extra = _catalogue_hits(text, ctx, chosen)
                 if extra:
                     pairs = _order([*pairs, *extra])
-        if kind == "param.default" and ts108 is not None:
-            # a bare default read by the parameter it fills (toolform.guard._placement)
-            # a role hit on a span TS108 has already flagged as severely is the same finding
-            roles = [h for h in role_hits(tool, f.path, text, own)
+        if kind in _VALUES and ts108 is not None:
+            # a bare default read by the parameter it fills, and any value read by what it
+            # does there (toolform.guard._placement); a role hit on a span TS108 has already
+            # flagged as severely is the same finding
+            found = (role_hits(tool, f.path, text, own) if kind == "param.default" else []
+                     ) or class_hits(kind, tool, f.path, text)
+            roles = [h for h in found
                      if not any(r is ts108 and (p.start, p.end) == (h.start, h.end)
                                 and severity_rank(p.severity) <= severity_rank(h.severity)
                                 for r, p in pairs)]
