@@ -20,7 +20,7 @@ from ._sentences import _rx, words_of
 from ._reading import (_ADDRESS, _clauses, _CONCEAL, _DESTINATION, _imperatives, _SEND_TO,
                        _TOOL_REF, _UNIVERSAL, _USER_OVERRIDE)
 
-__all__ = ["INVISIBLE_CLASS", "TS107_WAKES", "invisible_spans"]
+__all__ = ["INVISIBLE_CLASS", "TS107_WAKES", "identifier_order", "invisible_spans"]
 
 
 # -- TS106 invisible-characters ----------------------------------------------------------------
@@ -258,6 +258,7 @@ _CUE = _rx(r"""\b(?:always|never|must|should|ignore|disregard|you|your|assistant
 _URLISH = re.compile(r"^\s*(?:[a-z][\w+.-]*://|data:|/|~|[\w.-]+\.[a-z0-9]{1,5}$)", re.IGNORECASE)
 
 
+_VALUE_KINDS = ("param.default", "param.enum")
 _INSTEAD = re.compile(r"\binstead\b", re.IGNORECASE)
 _ID_SPLIT = re.compile(r"[_\-+&=]+|(?<=[a-z])(?=[A-Z])")
 # cue words of an instruction spelled as an identifier: the model addressed or ordered, a
@@ -292,6 +293,19 @@ _ID_OVERRIDE = re.compile(r"""\b(?:override|overrides|bypass|ignore|disregard|sk
     |\bwithout\s+(?:asking|telling|notifying|informing)\b""", re.VERBOSE)
 _ADMIN_OR_BY = re.compile(r"\b(?:admin|by)\b")
 _POLICY = re.compile(r"\bpolicy\b")
+
+
+def identifier_order(identifier: str, *, setting_aside: bool) -> bool:
+    """Whether ``identifier`` (``use_this_value_for_every_merge``, ``GTC_override_user_limits``),
+    read as the words between its separators and camelCase humps, is an order: five words or
+    more with a cue of the model addressed, a second act or a secret named; and, with
+    ``setting_aside`` (where a value or a name goes unread otherwise), three words or more
+    that set a limit, an approval or the system prompt aside."""
+    parts = [p for p in _ID_SPLIT.split(identifier) if p]
+    spelled = " ".join(parts).lower()
+    return (len(parts) >= 5 and bool(_ID_CUE.search(spelled) or _ID_WEAK_CUE.search(spelled)
+                                      and _ID_ACT.search(spelled))
+            or setting_aside and len(parts) >= 3 and _id_override(spelled))
 
 
 def _id_override(spelled: str) -> bool:
@@ -432,12 +446,7 @@ def _ts108(text: str, ctx: ScanContext) -> Iterator[Hit]:
         return  # an address with its display name: a value (its parameter's role is read apart)
     if " " not in stripped:
         # an identifier-shaped value that reads as a sentence: use_this_value_for_every_merge
-        parts = [p for p in _ID_SPLIT.split(stripped) if p]
-        spelled = " ".join(parts).lower()
-        if (len(parts) >= 5 and (_ID_CUE.search(spelled) or _ID_WEAK_CUE.search(spelled)
-                                 and _ID_ACT.search(spelled))
-                or len(parts) >= 3 and ctx.kind in ("param.default", "param.enum")
-                and _id_override(spelled)):
+        if identifier_order(stripped, setting_aside=ctx.kind in _VALUE_KINDS):
             yield Hit(0, len(text), "high", f"an instruction spelled as an identifier in a "
                                             f"{ctx.kind} field")
         return

@@ -50,7 +50,11 @@ _PRECEDENCE = re.compile(
     r"|(?:higher|more|greater)\s+(?:trust|priority|authority|weight)\s+than)\s+(?:\w+\s+){0,3}?"
     + _OBJECT +
     # what the user wrote replaced ("server wording replaces the user's"), not a record of users
-    r"|\b(?:replaces?|overrules?|overwrites?)\s+(?:the\s+)?(?:user's|users'|your)", re.IGNORECASE)
+    # (twenty-first revision) nor a stored list the update writes whole ("REPLACES the user's
+    # company access list (send the full list ...)": an update's replace semantics)
+    r"|\b(?:replaces?|overrules?|overwrites?)\s+(?:the\s+)?(?:user's|users'|your)"
+    r"(?!\s+(?:(?!(?:requests?|instructions?|messages?|prompts?|choices?|words?|wording)\b)"
+    r"[\w-]+\s+){0,3}(?:lists?|sets?|arrays?|collections?)\b)", re.IGNORECASE)
 # the user is the one who takes precedence ("the user's request takes priority over ..."), or
 # the claim is denied ("never takes precedence over")
 _USER_FIRST = re.compile(r"\b(?:user|users|user's|you|your)\W+(?:\w+\W+){0,3}$|"
@@ -90,10 +94,17 @@ _RUN_DOWN = re.compile(
     re.IGNORECASE)
 
 # standing vouched for by a third party, or claimed as the one trusted tool (steering: the
-# model is to prefer this tool over others that do the same)
+# model is to prefer this tool over others that do the same). (twenty-first revision) A check
+# made by software is no party vouching: "read verified by SDK evidence", "signed and verified
+# by GPG" say how the server checked its own data, not who stands behind it; the software's
+# makers ("verified by the SDK team") are a party again
+_SOFTWARE_CHECK = (r"(?:SDK|API|CLI|CI|TLS|SSL|GPG|PGP|HMAC|SHA-?\d*|CRC\d*|JWT|JSON|XSD)\b"
+                   r"(?!\s+(?:team|maintainers?|vendors?|authors?|developers?|group|foundation|"
+                   r"consortium|owners?|publishers?)\b)")
 _VOUCHED = re.compile(
     r"\b(?:verified|endorsed|certified|vetted|sanctioned|republished|published)\s+by\s+(?:the\s+)?"
-    r"[A-Z][\w.-]*|\bverified\s+publisher\b|\bthe\s+(?:trusted|canonical|official|sanctioned)\s+"
+    rf"(?!{_SOFTWARE_CHECK})[A-Z][\w.-]*|\bverified\s+publisher\b"
+    r"|\bthe\s+(?:trusted|canonical|official|sanctioned)\s+"
     r"(?:[\w-]+\s+){0,2}(?:tool|server|integration|connector|implementation)\b")
 # what the reply to the user is told to leave out
 _KEPT_FROM_REPLY = re.compile(

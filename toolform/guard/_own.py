@@ -20,7 +20,11 @@ catalogue's own:
   catalogue's titles and descriptions) or sits in an example ("e.g.", "for example", "such
   as", "Examples:"), a query sample, or code (a call's argument: ``debug(LoggingLevel.INFO,``);
 * TS103, an order whose words are an option's name (``ignore-warnings`` described as "ignore
-  warnings", the parameter the field describes or an identifier the text names).
+  warnings", the parameter the field describes or an identifier the text names);
+* TS108, a parameter's title that only spells the parameter's own name in Title Case ("Swap
+  Ppc Override" for ``swap_ppc_override``, as schema generators write them): the title is the
+  name, read as an identifier is (high only when the name itself is an order:
+  ``override_user_limits``), not as a claim of standing or an instruction-like sentence.
 
 Only titles and descriptions are read this way (a default or an enum value is judged by where
 it sits: :mod:`toolform.guard._placement`), and only these rules' high hits: the hit stays as a
@@ -34,6 +38,7 @@ from pathlib import PurePath
 from typing import Callable, Sequence
 
 from ..ir import Toolset
+from ._concealment import identifier_order
 from ._placement import host_label, param_name
 from ._reading import _EMAIL, _MOVES_DATA, _URL
 from ._rule import Hit, Rule
@@ -312,6 +317,23 @@ def _option_named(text: str, hit: Hit, path: str) -> bool:
     return any(len(w) >= 2 and w == said for w in (_words(n) for n in names if n))
 
 
+_LETTERS = re.compile(r"[^a-z0-9]+")
+
+
+def _name_title(path: str, text: str, pairs: Pairs) -> Pairs:
+    """``pairs`` with TS108's high hits held at medium when the parameter title ``text`` spells
+    only the name of its parameter (the same letters and digits, case and separators aside) and
+    that name, read as an identifier, is no order (twenty-first revision)."""
+    if not any(r.id == "TS108" and h.severity == "high" for r, h in pairs):
+        return pairs
+    name = param_name(path)
+    if (not name or _LETTERS.sub("", name.lower()) != _LETTERS.sub("", text.lower())
+            or identifier_order(name, setting_aside=True)):
+        return pairs
+    return [(r, Hit(h.start, h.end, "medium", f"{h.detail}; the parameter's own name"))
+            if r.id == "TS108" and h.severity == "high" else (r, h) for r, h in pairs]
+
+
 def own_reading(toolset: Toolset) -> Callable[[str, str, str, Pairs], Pairs]:
     """A function ``(kind, path, text, pairs) -> pairs`` that lowers to medium the high hits
     of TS101, TS103 and TS105 in a title or description whose evidence is the catalogue's own
@@ -320,6 +342,8 @@ def own_reading(toolset: Toolset) -> Callable[[str, str, str, Pairs], Pairs]:
     catalogue = _Catalogue(toolset)
 
     def demote(kind: str, path: str, text: str, pairs: Pairs) -> Pairs:
+        if kind == "param.title":
+            pairs = _name_title(path, text, pairs)
         if kind not in _KINDS or not any(
                 h.severity == "high" and r.id in ("TS101", "TS103", "TS105") for r, h in pairs):
             return pairs

@@ -184,7 +184,14 @@ _TS103 = (
         (?:user|human|operator|customer|requester|person)s?\b
       | \b(?:regardless\s+of|no\s+matter|irrespective\s+of|even\s+if|even\s+when|even\s+though)
         \s+(?:what|which|whatever|how)?
-        [^.;\n]{0,40}?\b(?:the\s+)?(?:user|human|instructions|
+        [^.;\n]{0,40}?\b(?:the\s+)?(?:user
+        # (twenty-first revision) the user's role or rights, said to change nothing ("answers 403
+        # even when the authorising user is a co-admin"), describe the permission model
+        (?!s?\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?(?:(?:co-?)?admin\w*|(?:co-?)?owner|
+          member|maintainer|superuser|moderator|editor|viewer|guest|collaborator|manager)s?\b
+         |s?\s+(?:has|have|holds?)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+){0,2}?(?:permissions?|
+          scopes?|roles?|rights|privileges?)\b)
+        |human|instructions|
         # a protocol's request ("even when the HTTP request ...") is data, not the user's
         (?<!http\s)(?<!https\s)(?<!api\s)(?<!rest\s)(?<!rpc\s)(?<!graphql\s)request)
         # an HTTP request's parts ("irrespective of the original request URI") are data
@@ -734,9 +741,14 @@ _TS109 = (
            "authorised", "whitelisted", "allowlisted", "mandatory", "compulsory", "compliance")),
     # thirteenth revision: a penalty threatened for not complying, and an order's sender named
     # in more ways (a named office, "by instruction of", "X-mandated", an executive requiring)
+    # (twenty-first revision) a fee or a charge the act itself costs ("Cancel one vendor visit.
+    # May incur cancellation fees.") is its price, not a sanction: it is one only after a
+    # failure to comply ("calls without the header will incur fees"); a penalty or a fine is one
     _gate("penalty", r"""\b(?:will|would|may)\s+(?:have\s+(?:\w+\s+){0,2}revoked|incur\s+(?:\w+\s+)?
-        (?:penalt\w+|fees?|charges?|fines?)|be\s+(?:locked|escalated|penali[sz]ed|frozen|revoked|
+        (?:penalt\w+|fines?)|be\s+(?:locked|escalated|penali[sz]ed|frozen|revoked|
         reported\s+to))
+      | \b(?:without|unless|otherwise|not|n't|never|omit\w*|skip\w*|fail\w*|ignor\w*)\b[^.;\n]{0,80}?
+        \b(?:will|would|may)\s+incur\s+(?:\w+\s+)?(?:fees?|charges?)
       | \b(?:is|are)\s+(?:logged|reported|treated)\s+as\s+(?:an?\s+)?(?:violation|breach)
       | \breportable\s+(?:\w+\s+)?breach | \bconstitutes?\s+(?:a\s+)?breach | \bliability\s+is\s+void
       | \bfails?\s+(?:the\s+)?audit | \bto\s+avoid\s+(?:a\s+)?(?:freeze|suspension|penalt\w+|

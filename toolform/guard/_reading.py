@@ -528,7 +528,8 @@ _OWN_SECRET = re.compile(r"""\A\W*(?:if|when)\s+(?:set\s+to\s+)?(?:true|false|en
     |\b(?:requires?|needs?)\b[^.;]{0,60}?\b(?:to\s+be\s+)?(?:set|configured|exported)\b
     |\b(?:masked|redacted|encrypted|used\s+internally|never\s+(?:sent|returned|exposed|logged|shown))\b
     |\bavoid\s+(?:leaking|exposing|revealing|logging)\b
-    |\b(?:returned|generated|issued|newly\s+created)\s+(?:[\w-]+\s+)?(?:tokens?|keys?|secrets?|
+    |\b(?:returned|generated|issued|newly\s+created|solved|minted|resulting)\s+(?:[\w-]+\s+)?
+     (?:tokens?|keys?|secrets?|
      passwords?|credentials?)\b
     |\b(?:revokes?|rotates?|invalidates?|regenerates?|refreshes)\s+(?:all\s+|any\s+|the\s+|
      existing\s+)?(?:[\w-]+\s+){0,2}?(?:tokens?|keys?|secrets?|credentials?)\b
