@@ -6,7 +6,8 @@
 A blind batch is written by someone who has seen neither the guard nor earlier batches: one
 JSON object per line with ``id``, ``label`` (``injected`` or ``benign``), ``place``, ``text``,
 ``server``, ``tool``, ``param``, ``threat`` (``t1`` ... ``t10``, ``confusables``; none for
-benign rows), ``catalogue`` and ``note``. ``score`` builds each row's toolset as the labelled
+benign rows), ``catalogue`` (the server's other tool names; a writer who gave whole tools, objects with a
+``name``, is read by their names) and ``note``. ``score`` builds each row's toolset as the labelled
 set does (``toolform.guard.labelled_toolset``: the catalogue as name-only tools, then the
 carrier tool with the text at its place) and prints how many rows get a high finding on the
 carrier tool (and how many a medium or high one: the two gates of
@@ -30,6 +31,13 @@ HERE = Path(__file__).resolve().parent
 LABELLED = HERE / "labelled.jsonl"
 
 
+def catalogue_names(entries: list) -> tuple[str, ...]:
+    """The tool names of a row's ``catalogue``: each entry a name, or a tool object whose
+    ``name`` is taken (its description and schema are not read: every batch is scored on a
+    catalogue of names, as the labelled set is)."""
+    return tuple(e["name"] if isinstance(e, dict) else e for e in entries)
+
+
 def read_batch(path: Path, split: str) -> list[LabelledText]:
     """The batch's rows as labelled texts of ``split`` (style: the threat, or written-benign)."""
     rows = []
@@ -39,7 +47,7 @@ def read_batch(path: Path, split: str) -> list[LabelledText]:
             id=raw["id"], split=split, label=raw["label"], place=raw["place"], text=raw["text"],
             server=raw.get("server") or "", tool=raw.get("tool") or "", param=raw.get("param"),
             style=raw.get("threat") or "written-benign",
-            catalogue=tuple(raw.get("catalogue") or ()), note=raw.get("note") or ""))
+            catalogue=catalogue_names(raw.get("catalogue") or ()), note=raw.get("note") or ""))
     return rows
 
 
