@@ -25,7 +25,9 @@ import json
 import sys
 from pathlib import Path
 
+from toolform.errors import DatasetError
 from toolform.guard import LabelledText, labelled_toolset, scan_toolset
+from toolform.guard._labelled import PLACES
 
 HERE = Path(__file__).resolve().parent
 LABELLED = HERE / "labelled.jsonl"
@@ -38,13 +40,36 @@ def catalogue_names(entries: list) -> tuple[str, ...]:
     return tuple(e["name"] if isinstance(e, dict) else e for e in entries)
 
 
+def place_of(spelled: str, where: str) -> str:
+    """The place a writer spelled, as one of ``PLACES``: ``tool_description`` is
+    ``tool.description``, and a bare ``default``, ``enum`` is the parameter's.
+
+    Raises
+    ------
+    DatasetError
+        When the spelling names no place (``where`` names the file, line and row).
+    """
+    place = spelled.strip().lower().replace("_", ".")
+    place = {"default": "param.default", "enum": "param.enum"}.get(place, place)
+    if place not in PLACES:
+        raise DatasetError(f"{where}: place must be one of {PLACES}, got {spelled!r}")
+    return place
+
+
 def read_batch(path: Path, split: str) -> list[LabelledText]:
-    """The batch's rows as labelled texts of ``split`` (style: the threat, or written-benign)."""
+    """The batch's rows as labelled texts of ``split`` (style: the threat, or written-benign).
+
+    Raises
+    ------
+    DatasetError
+        When a row's place names no place of ``PLACES``.
+    """
     rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         raw = json.loads(line)
+        place = place_of(raw["place"], f"{path}:{number} ({raw.get('id')})")
         rows.append(LabelledText(
-            id=raw["id"], split=split, label=raw["label"], place=raw["place"], text=raw["text"],
+            id=raw["id"], split=split, label=raw["label"], place=place, text=raw["text"],
             server=raw.get("server") or "", tool=raw.get("tool") or "", param=raw.get("param"),
             style=raw.get("threat") or "written-benign",
             catalogue=catalogue_names(raw.get("catalogue") or ()), note=raw.get("note") or ""))
@@ -103,12 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("batch", type=Path)
     parser.add_argument("--split", help="the new split's name (add)")
     args = parser.parse_args(argv)
-    if args.command == "score":
-        score(args.batch)
-    else:
-        if not args.split:
-            parser.error("add needs --split")
-        add(args.batch, args.split)
+    if args.command == "add" and not args.split:
+        parser.error("add needs --split")
+    try:
+        score(args.batch) if args.command == "score" else add(args.batch, args.split)
+    except DatasetError as exc:  # every row is read before any is scored or added
+        print(f"score_blind.py: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -190,6 +190,11 @@ def labelled_toolset(row: LabelledText) -> Toolset:
     The carrier tool holds the text at the row's place: as its description or title, as its
     name, or in one string parameter's description, title or default, or as the value of a
     one-value enum parameter.
+
+    Raises
+    ------
+    DatasetError
+        When the row's place is not one of :data:`PLACES`.
     """
     if row.place == "tool.name":
         carrier = ToolIR(row.text)
@@ -205,8 +210,10 @@ def labelled_toolset(row: LabelledText) -> Toolset:
             param = ParamIR(name, TypeIR("string"), required=False, default=row.text)
         elif row.place == "param.title":
             param = ParamIR(name, TypeIR("string"), title=row.text)
-        else:
+        elif row.place == "param.description":
             param = ParamIR(name, TypeIR("string"), description=row.text)
+        else:  # a row built by hand with a place of its own would be scored somewhere it is not
+            raise DatasetError(f"row {row.id!r}: place must be one of {PLACES}, got {row.place!r}")
         carrier = ToolIR(row.tool, params=(param,))
     # a catalogue is a set of names: a name written twice is one tool, as a server lists it once
     others = tuple(ToolIR(n) for n in dict.fromkeys(row.catalogue) if n != carrier.name)
