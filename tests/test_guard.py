@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.util
 import json
 import re
 from dataclasses import replace
@@ -761,16 +762,22 @@ BLIND_FILE_COUNTS = {
     "blind25": (30, 30, 1, 19),  # scored once, twentieth revision
     "confusables18": (10, 0, 0, 5),  # scored once, twentieth revision
     "confusables19": (10, 0, 0, 5),  # scored once, twentieth revision
+    "blind26": (44, 16, 4, 16),  # scored once, twenty-first revision (item 37)
+    "blind27": (44, 16, 8, 12),  # scored once, twenty-first revision
+    "confusables20": (10, 0, 1, 4),  # scored once, twenty-first revision
+    "confusables21": (10, 0, 1, 4),  # scored once, twenty-first revision
 }
 
 
 @pytest.mark.parametrize("name", sorted(BLIND_FILE_COUNTS))
 def test_blind_file_counts_as_recorded(name):
-    blind = Path(__file__).resolve().parents[1] / "datasets" / "guard" / "blind"
-    rows = [LabelledText(id=r["id"], split=name, label=r["label"], place=r["place"],
-                         text=r["text"], server=r["server"], tool=r["tool"], param=r["param"],
-                         style=r["threat"] or "written-benign", catalogue=tuple(r["catalogue"]))
-            for r in map(json.loads, (blind / f"{name}.jsonl").read_text("utf-8").splitlines())]
+    # read as the one-time scoring read it (datasets/guard/score_blind.py: a writer's spelling
+    # of a place, a catalogue given as whole tools)
+    guard_data = Path(__file__).resolve().parents[1] / "datasets" / "guard"
+    spec = importlib.util.spec_from_file_location("score_blind", guard_data / "score_blind.py")
+    score_blind = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(score_blind)
+    rows = score_blind.read_batch(guard_data / "blind" / f"{name}.jsonl", name)
     scores = detector_scores(rows)
     assert (scores.true_positives, scores.false_negatives, scores.false_positives,
             scores.true_negatives) == BLIND_FILE_COUNTS[name]
