@@ -334,9 +334,9 @@ def _value_class(kind: str, tool: str, path: str, text: str) -> str | None:
     if not text.isascii():
         if _other_script_prose(text):
             return "a sentence in another script"
-    name_words = _words(param_name(path))
     value = text.strip()
     if kind == "param.default" and value.lower() in _HIDING:
+        name_words = _words(param_name(path))
         if "user" in name_words and not _USER_VIEW.isdisjoint(name_words):
             return f"what the user is shown ({param_name(path)!r}) hidden by default"
         return None
