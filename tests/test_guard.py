@@ -769,15 +769,24 @@ BLIND_FILE_COUNTS = {
 }
 
 
+_GUARD_DATA = Path(__file__).resolve().parents[1] / "datasets" / "guard"
+
+
+def _score_blind_script():
+    """``datasets/guard/score_blind.py``, which reads a blind file as its one-time scoring did
+    (a writer's spelling of a place, a catalogue given as whole tools)."""
+    spec = importlib.util.spec_from_file_location("score_blind", _GUARD_DATA / "score_blind.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_SCORE_BLIND = _score_blind_script()
+
+
 @pytest.mark.parametrize("name", sorted(BLIND_FILE_COUNTS))
 def test_blind_file_counts_as_recorded(name):
-    # read as the one-time scoring read it (datasets/guard/score_blind.py: a writer's spelling
-    # of a place, a catalogue given as whole tools)
-    guard_data = Path(__file__).resolve().parents[1] / "datasets" / "guard"
-    spec = importlib.util.spec_from_file_location("score_blind", guard_data / "score_blind.py")
-    score_blind = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(score_blind)
-    rows = score_blind.read_batch(guard_data / "blind" / f"{name}.jsonl", name)
+    rows = _SCORE_BLIND.read_batch(_GUARD_DATA / "blind" / f"{name}.jsonl", name)
     scores = detector_scores(rows)
     assert (scores.true_positives, scores.false_negatives, scores.false_positives,
             scores.true_negatives) == BLIND_FILE_COUNTS[name]
