@@ -8,7 +8,6 @@ from collections import Counter
 from pathlib import Path
 
 import jsonschema
-import pytest
 
 from toolform.ir import Request, Toolset
 

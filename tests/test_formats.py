@@ -12,7 +12,6 @@ import ast
 import json
 import re
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -24,7 +23,6 @@ from toolform.errors import RenderError
 from toolform.evidence import load_evidence
 from toolform.formats import RenderOptions, format_ids, get_format, render, render_block
 from toolform.formats._common import MAX_LEVELS, json_text, markdown_cell, python_identifier
-from toolform.io import load_tools
 from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
 
 import toolsets

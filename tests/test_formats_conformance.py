@@ -14,7 +14,6 @@ family (``test_formats_json_yaml_tabular.py`` and the other families' files).
 from __future__ import annotations
 
 import ast
-import functools
 import html
 import json
 import re

@@ -38,7 +38,7 @@ from toolform.evidence import load_evidence
 from toolform.formats import RenderOptions, get_format, render_block
 from toolform.formats._common import COMPACT, compact_block, markdown_cell
 from toolform.formats._novel import EMOJI_LEGEND
-from toolform.io import from_mcp, from_openai, from_responses, load_tools
+from toolform.io import from_mcp, from_openai, from_responses
 from toolform.ir import ParamIR, ToolIR, Toolset, TypeIR
 
 import toolsets

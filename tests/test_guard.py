@@ -17,7 +17,7 @@ import toolform.guard as guard_pkg
 import toolsets
 from toolform.clients import Completion
 from toolform.errors import DatasetError, LoaderError
-from toolform.guard import (CLEAN_MODES, DEFAULT_SENTENCE, DEFAULT_SENTINEL, DEVELOPMENT_SPLITS,
+from toolform.guard import (CLEAN_MODES, DEFAULT_SENTENCE, DEFAULT_SENTINEL,
                             FINDING_COLUMNS, GUARD_RULES, MAX_DECODE_CHARS, SEVERITIES, LabelledText,
                             calls_follow, clean_toolset,
                             detector_scores, findings_frame, get_rule, guard, iter_fields, labelled_toolset, load_labelled_set, pin,

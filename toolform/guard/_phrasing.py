@@ -15,7 +15,7 @@ from ._foreign import foreign_hits, foreign_tool_order
 from ._rule import Hit, ScanContext, _VALUE_KINDS
 from ._sentences import _gate, _run, _rx, _Sentences
 from ._reading import (_ACTING_CALL, _OWN_FIELD, _UNPROMPTED, moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
-                       _general, _KEEP_SAFE, _kept_out, _OWN_SECRET, _LITERAL, _QUOTED, _SCALAR, _SECRET_ANY,
+                       _general, _KEEP_SAFE, _kept_out, _OWN_SECRET, _LITERAL, _SCALAR, _SECRET_ANY,
                        _STRONG, _STRONG_RX, _UNCONDITIONAL, _URL, _CONVERSATION)
 __all__ = ["NAME_TOKEN"]
 

@@ -504,7 +504,6 @@ def parse_reply(reply: Any, toolset: Toolset, protocol_id: str, *, rule: str | N
                       f"{protocol_id} does not accept; left to that shape's reader")
     lenient_id: str | None = protocol_id if strict else None
     lenient: list[ParsedCall] = strict
-    read_by_vendor = False
     if not strict:
         for kind, key in _lenient_readers(regions, protocol_id):
             if kind == "vendor":
@@ -516,7 +515,7 @@ def parse_reply(reply: Any, toolset: Toolset, protocol_id: str, *, rule: str | N
                     continue
                 calls = _checked(calls, f"lenient {key}", issues)
                 if calls:
-                    lenient_id, lenient, read_by_vendor = None, calls, True
+                    lenient_id, lenient = None, calls
                     break
                 continue
             calls, failed = _run(get_protocol(key), text, toolset, issues, "lenient ")

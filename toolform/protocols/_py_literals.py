@@ -82,7 +82,7 @@ _DIGITS = r"[0-9](?:_?[0-9])*"
 #: A decimal int or float as Python writes one, with an optional sign (``-1`` is a unary
 #: minus to ``ast``, and ``literal_eval`` gives -1 for it).
 _NUMBER = re.compile(rf"[-+]?(?:(?:{_DIGITS})?\.{_DIGITS}|{_DIGITS}\.?)(?:[eE][-+]?{_DIGITS})?")
-_INT = re.compile(rf"[-+]?(?:[1-9](?:_?[0-9])*|0(?:_?0)*)")
+_INT = re.compile(r"[-+]?(?:[1-9](?:_?[0-9])*|0(?:_?0)*)")
 #: What may follow a value: ``1if``, ``1_``, ``1j``, ``None.x`` or ``'a' 'b'`` are declined.
 _AFTER_VALUE = frozenset(" \t\n,)]}:")
 _ESCAPE = re.compile(r"\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))", re.S)
