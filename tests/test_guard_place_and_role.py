@@ -272,8 +272,8 @@ def test_the_brand_prefixes_are_what_the_build_script_computes_and_what_real_ser
     every = script.catalogues()
     catalogues = {k: v for k, v in every.items() if k not in waiting}
     assert waiting <= every.keys() | {s["name"] for s in manifest["servers"]}
-    # 677 captures of batches 1-13 (none awaits its scoring since batch 13's, 2026-12-06 14:39
-    # UTC) and the 11 reference servers
+    # 677 captures of batches 1-13 and the 11 reference servers (batch 14's 53 await their
+    # one-time scoring)
     assert len(catalogues) == 688
     tripped = [(server, names[i]) for server, (found, _label) in catalogues.items()
                for names in [tuple(sorted(found))]
