@@ -46,10 +46,12 @@ def _trainer():
 
 def test_the_packaged_thresholds_are_the_documented_ones():
     model = packaged_model()
-    assert (model.threshold, model.escalate_at, model.alone_at) == (0.8, 0.999, None)
+    assert (model.threshold, model.escalate_at, model.alone_at) == (0.8, 0.999, 0.999)
     trainer = _trainer()
-    assert (trainer.THRESHOLD, trainer.TAU, trainer.TAU2) == (0.8, 0.999, None)
-    assert (trainer.C, trainer.HARD_WEIGHT) == (16.0, 30.0)
+    assert (trainer.THRESHOLD, trainer.TAU, trainer.TAU2) == (0.8, 0.999, 0.999)
+    # item 36a's winner, shipped by its design (item 38c of the data card)
+    assert (trainer.C, trainer.HARD_WEIGHT, trainer.NORMALISATION) == (64.0, 30.0, "nfkc-casefold")
+    assert model.normalisation == trainer.NORMALISATION
     policy = (ROOT / "docs" / "guard.md").read_text(encoding="utf-8")
     assert "0.999" in policy and "escalat" in policy
 
