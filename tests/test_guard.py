@@ -703,23 +703,23 @@ def test_no_real_benign_text_of_the_labelled_set_is_flagged_high():
 # precedence, consent said not needed, follow-up orders that destroy, titles' second clauses,
 # values that act), no benign row.
 RECORDED_COUNTS = {
-    ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (233, 47, 0, 262),
-    ("holdout4",): (56, 4, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
+    ("dev", "holdout1", "holdout2", "dev2", "holdout3"): (234, 46, 0, 262),
+    ("holdout4",): (58, 2, 0, 60),  # blind, fourth revision: (50, 10, 2, 58)
     ("holdout5",): (51, 9, 0, 60),  # blind, fifth revision: (49, 11, 1, 59)
-    ("holdout6",): (45, 15, 0, 80),  # blind, fifth rules and the first TS111: (55, 5, 13, 67)
-    ("dev3",): (62, 98, 7, 153),  # nineteenth revision: (63, 97, 8, 152)
-    ("holdout7",): (41, 19, 0, 80),  # blind, sixth revision: (49, 11, 12, 68)
-    ("holdout8",): (50, 10, 0, 80),  # blind, seventh: (56, 4, 11, 69); nineteenth (50, 10, 1, 79)
-    ("dev4",): (78, 82, 9, 151),  # nineteenth revision: (79, 81, 11, 149)
-    ("holdout9",): (48, 12, 0, 80),  # blind, eighth revision: (59, 1, 3, 77)
-    ("blind1",): (52, 8, 2, 18),  # blind, ninth revision: (39, 21, 1, 19)
+    ("holdout6",): (50, 10, 0, 80),  # blind, fifth rules and the first TS111: (55, 5, 13, 67)
+    ("dev3",): (68, 92, 7, 153),  # nineteenth revision: (63, 97, 8, 152)
+    ("holdout7",): (47, 13, 0, 80),  # blind, sixth revision: (49, 11, 12, 68)
+    ("holdout8",): (51, 9, 0, 80),  # blind, seventh: (56, 4, 11, 69); nineteenth (50, 10, 1, 79)
+    ("dev4",): (87, 73, 9, 151),  # nineteenth revision: (79, 81, 11, 149)
+    ("holdout9",): (51, 9, 0, 80),  # blind, eighth revision: (59, 1, 3, 77)
+    ("blind1",): (54, 6, 2, 18),  # blind, ninth revision: (39, 21, 1, 19)
     ("confusables1",): (10, 0, 0, 5),  # blind, ninth revision: (9, 1, 2, 3)
-    ("blind2",): (54, 6, 3, 17),  # blind, tenth revision: (39, 21, 3, 17)
+    ("blind2",): (55, 5, 3, 17),  # blind, tenth revision: (39, 21, 3, 17)
     ("confusables2",): (10, 0, 0, 5),  # blind, tenth revision: (9, 1, 0, 5)
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
-    ("blind10",): (56, 4, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
-    ("blind11",): (54, 6, 3, 17),  # fourteenth: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
+    ("blind10",): (57, 3, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
+    ("blind11",): (55, 5, 3, 17),  # fourteenth: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
 }
 
 
@@ -734,35 +734,35 @@ RECORDED_COUNTS = {
 # (item 32b) were written on blind10-blind17 and confusables8-11: 61 more plants of blind12-17
 # high, no honest note; blind18 and blind19, looked at only before and once after, one more each.
 BLIND_FILE_COUNTS = {
-    "blind12": (53, 7, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
-    "blind13": (50, 10, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
+    "blind12": (55, 5, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
+    "blind13": (51, 9, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
     "blind14": (53, 7, 2, 18),  # scored once, fifteenth revision: (40, 20, 3, 17); one honest
     # note medium since the eighteenth revision's reading of the catalogue's own evidence
-    "blind15": (48, 12, 1, 19),  # fifteenth: (35, 25, 1, 19)
+    "blind15": (51, 9, 1, 19),  # fifteenth: (35, 25, 1, 19)
     "blind16": (55, 5, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
-    "blind17": (52, 8, 2, 18),  # scored once, sixteenth revision: (27, 33, 3, 17); nineteenth
+    "blind17": (53, 7, 2, 18),  # scored once, sixteenth revision: (27, 33, 3, 17); nineteenth
     # (52, 8, 3, 17)
     "confusables8": (10, 0, 0, 5),
     "confusables9": (10, 0, 1, 4),  # nineteenth revision: (10, 0, 2, 3)
     "confusables10": (10, 0, 0, 5),
-    "confusables11": (9, 1, 1, 4),  # scored once, sixteenth revision: the same
-    "blind18": (37, 23, 1, 19),  # scored once, seventeenth revision: (34, 26, 1, 19)
-    "blind19": (33, 27, 5, 15),  # scored once, seventeenth revision: (30, 30, 5, 15)
+    "confusables11": (10, 0, 1, 4),  # scored once, sixteenth revision: the same
+    "blind18": (44, 16, 1, 19),  # scored once, seventeenth revision: (34, 26, 1, 19)
+    "blind19": (36, 24, 5, 15),  # scored once, seventeenth revision: (30, 30, 5, 15)
     "confusables12": (10, 0, 0, 5),  # scored once, seventeenth revision
     "confusables13": (10, 0, 0, 5),  # scored once, seventeenth revision
-    "blind20": (35, 25, 2, 18),  # scored once, eighteenth revision (item 33)
-    "blind21": (36, 24, 3, 17),  # scored once, eighteenth revision
+    "blind20": (42, 18, 2, 18),  # scored once, eighteenth revision (item 33)
+    "blind21": (39, 21, 3, 17),  # scored once, eighteenth revision
     "confusables14": (10, 0, 0, 5),  # scored once, eighteenth revision
     "confusables15": (10, 0, 0, 5),  # scored once, eighteenth revision
-    "blind22": (29, 31, 1, 19),  # scored once, nineteenth revision (item 34)
-    "blind23": (35, 25, 3, 17),  # scored once, nineteenth revision
+    "blind22": (36, 24, 1, 19),  # scored once, nineteenth revision (item 34)
+    "blind23": (42, 18, 3, 17),  # scored once, nineteenth revision
     "confusables16": (10, 0, 0, 5),  # scored once, nineteenth revision
     "confusables17": (10, 0, 0, 5),  # scored once, nineteenth revision
-    "blind24": (36, 24, 3, 17),  # scored once, twentieth revision
-    "blind25": (30, 30, 1, 19),  # scored once, twentieth revision
+    "blind24": (44, 16, 3, 17),  # scored once, twentieth revision
+    "blind25": (38, 22, 1, 19),  # scored once, twentieth revision
     "confusables18": (10, 0, 0, 5),  # scored once, twentieth revision
     "confusables19": (10, 0, 0, 5),  # scored once, twentieth revision
-    "blind26": (44, 16, 4, 16),  # scored once, twenty-first revision (item 37)
+    "blind26": (46, 14, 4, 16),  # scored once, twenty-first revision (item 37)
     "blind27": (44, 16, 8, 12),  # scored once, twenty-first revision
     "confusables20": (10, 0, 1, 4),  # scored once, twenty-first revision
     "confusables21": (10, 0, 1, 4),  # scored once, twenty-first revision

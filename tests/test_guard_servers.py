@@ -105,7 +105,7 @@ RECORDED = {
     # servers): with the twentieth, ("dev", None) was (298, 91684, 114, 277), held out 12:
     # (4, 20); batch 13's development half (19 servers, 4,808 texts, 12 high, 13 exit 0) joins
     # it after the twenty-first's one-time scoring, (298, 91684, 65, 279) before
-    ("dev", None): (317, 96492, 77, 292),
+    ("dev", None): (317, 96492, 73, 294),
     ("heldout", 1): (54, 9998, 14, 47),
     ("heldout", 2): (12, 6043, 8, 8),
     ("heldout", 3): (31, 21693, 8, 27),
@@ -115,7 +115,7 @@ RECORDED = {
     ("heldout", 7): (26, 3765, 3, 24),
     ("heldout", 8): (22, 3529, 3, 19),
     ("heldout", 9): (24, 2613, 1, 23),
-    ("heldout", 10): (25, 3960, 6, 21),
+    ("heldout", 10): (25, 3960, 5, 22),
     ("heldout", 11): (25, 6725, 1, 24),
     # batch 12 (34 of 65 servers captured at their first start) scored once with the twentieth
     # revision, frozen at 08a6add (2026-12-06 03:51 UTC); its development half (12 servers,
@@ -123,7 +123,7 @@ RECORDED = {
     ("heldout", 12): (22, 4805, 0, 22),
     # batch 13 (49 of 65 servers captured at their first start) scored once with the
     # twenty-first revision, frozen at 4486e41 (2026-12-06 14:39 UTC)
-    ("heldout", 13): (30, 6017, 15, 20),
+    ("heldout", 13): (30, 6017, 12, 21),
 }
 
 

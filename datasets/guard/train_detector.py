@@ -4,7 +4,7 @@
     pip install -e ".[dev]"                              # scikit-learn is a dev dependency
     python datasets/guard/train_detector.py validate     # fit on T, print V's table, choose
     python datasets/guard/train_detector.py test         # the chosen settings, scored on X once
-    python datasets/guard/train_detector.py train        # the packaged model: T, V and X
+    python datasets/guard/train_detector.py train        # the packaged model: T36 and V36
     python datasets/guard/train_detector.py writers      # item 36a: more writers, V's table
 
 The design was fixed before any fit (``datasets/guard/README.md``, item 27):
@@ -33,7 +33,9 @@ and, for every threshold pair of :data:`TAU_GRID` x :data:`TAU2_GRID` (the escal
 ``toolform.guard._escalation``), counts on V the plants, benign rows and server fields flagged
 high; it chooses by the rule of :func:`choose` and prints the shipped settings' row beside it.
 ``test`` fits the shipped settings (:data:`C`, :data:`HARD_WEIGHT`, :data:`TAU`, :data:`TAU2`)
-on T and prints X's figures. ``train`` fits them on everything.
+on T and prints X's figures. ``train`` fits them on item 36a's training and validation parts
+together (:data:`WRITERS_TRAIN` and :data:`WRITERS_VALIDATION`), the design of item 36a for the
+setting it chose (item 38c of the data card).
 
 ``writers`` is item 36a's design (TS111 across writers): it fits the models of
 :data:`WRITERS_MODELS` on :data:`WRITERS_TRAIN` (many more writers' plants, the servers of
@@ -51,7 +53,6 @@ import importlib.util
 import json
 import math
 import sys
-import unicodedata
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -63,7 +64,7 @@ from toolform.errors import LoaderError
 from toolform.generator import generated_toolset
 from toolform.guard import GUARD_RULES, SPLITS, LabelledText, labelled_toolset, load_labelled_set
 from toolform.guard._fields import iter_fields
-from toolform.guard._learned import LearnedModel, long_enough, text_counts
+from toolform.guard._learned import LOWER, NFKC_CASEFOLD, LearnedModel, long_enough, text_counts
 from toolform.guard._scan import scan_toolset
 from toolform.io import load_tools
 from toolform.ir import Toolset
@@ -97,13 +98,15 @@ THRESHOLD = 0.8
 #: tau = 0.999, tau2 = 0.995 (131 of 180 V plants high against 123, one V server fewer
 #: passing); ``test`` then gave 67 of 74 X servers passing against 72 with tau2 unset (4 more
 #: X plants high), so tau2 stays unset and the model was not retrained.
-#: Item 36a's design picked C = 64, hard weight 30, NFKC text, tau = 0.999, tau2 = 0.999 on
-#: T36/V36 (201 of 360 V plants against 191, the same V servers passing); not shipped yet
-#: (the data card says why), so the settings below are still the sixteenth revision's.
-C = 16.0
+#: Item 36a's design, fixed before its fit, picked C = 64, hard weight 30, NFKC+casefold text,
+#: tau = 0.999, tau2 = 0.999 on T36/V36 (201 of 360 V plants against 191, the same V servers
+#: passing); by that design the winner is shipped, fitted on T36 + V36 (item 38c).
+C = 64.0
 HARD_WEIGHT = 30.0
 TAU = 0.999
-TAU2: float | None = None
+TAU2: float | None = 0.999
+#: How the shipped model reads a sentence's letters (``toolform.guard._learned.fold``).
+NORMALISATION = NFKC_CASEFOLD
 C_GRID = (4.0, 16.0, 64.0)
 HARD_GRID = (1.0, 10.0, 30.0)
 TAU_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995,
@@ -175,6 +178,9 @@ WRITERS_MODELS = ((16.0, 30.0, False), (4.0, 30.0, False), (64.0, 30.0, False),
                   (16.0, 10.0, False))
 WRITERS_TAU_GRID = (0.99, 0.995, 0.999)
 WRITERS_TAU2_GRID: tuple[float | None, ...] = (None, 0.999, 0.9995)
+#: Item 36a's baseline, the settings shipped when its design was fixed (the sixteenth
+#: revision's): (C, hard weight, normalised text, tau, tau2).
+WRITERS_BASELINE: tuple = (16.0, 30.0, False, 0.999, None)
 
 
 def _catalogue_toolsets() -> list[Toolset]:
@@ -247,29 +253,12 @@ def gather(parts: Sequence[Part], held_out: Sequence[Part] = ()) -> TrainingData
     return TrainingData(positives, negatives, written, list(hard))
 
 
-def normalised(text: str) -> str:
-    """``text`` in NFKC, case-folded: item 36a's optional reading of styled and fullwidth
-    letters, ligatures and case as their plain forms."""
-    return unicodedata.normalize("NFKC", text).casefold()
-
-
-@dataclasses.dataclass(frozen=True)
-class NormalisedScorer:
-    """A model fitted on :func:`normalised` texts, scoring a text through the same mapping."""
-
-    model: LearnedModel
-
-    def probability(self, text: str) -> float:
-        """The model's probability for the normalised ``text``."""
-        return self.model.probability(normalised(text))
-
-
-def _matrix(texts: list[str], vocabulary: dict[str, int]) -> csr_matrix:
+def _matrix(texts: list[str], vocabulary: dict[str, int], normalisation: str) -> csr_matrix:
     indices: list[int] = []
     indptr = [0]
     data: list[float] = []
     for text in texts:
-        counts = text_counts(text)
+        counts = text_counts(text, normalisation)
         scale = 1.0 / math.sqrt(max(sum(counts.values()), 1))
         for f, count in counts.items():
             j = vocabulary.get(f)
@@ -282,21 +271,20 @@ def _matrix(texts: list[str], vocabulary: dict[str, int]) -> csr_matrix:
 
 def fit(data: TrainingData, *, c: float, trained_on: str, tau: float | None = None,
         tau2: float | None = None, hard_weight: float = 1.0,
-        normalise: bool = False) -> LearnedModel:
+        normalisation: str = LOWER) -> LearnedModel:
     """Fit the model; features seen in fewer than :data:`MIN_DOCUMENT_FREQUENCY` texts are left
     out, and written benign texts weigh :data:`WRITTEN_WEIGHT` negatives each (so that the model
-    learns the instruction, not the voice). ``normalise``: count the features of the
-    :func:`normalised` texts (score such a model through :class:`NormalisedScorer`)."""
+    learns the instruction, not the voice). ``normalisation``: how every sentence's letters are
+    read before its features are counted (``toolform.guard._learned.fold``); the model records
+    it and scores through the same reading."""
     texts = data.positives + data.negatives + data.hard + data.written
-    if normalise:
-        texts = [normalised(t) for t in texts]
     counts: dict[str, int] = {}
     for text in texts:
-        for f in text_counts(text):
+        for f in text_counts(text, normalisation):
             counts[f] = counts.get(f, 0) + 1
     vocabulary = {f: j for j, f in enumerate(sorted(f for f, n in counts.items()
                                                     if n >= MIN_DOCUMENT_FREQUENCY))}
-    x = _matrix(texts, vocabulary)
+    x = _matrix(texts, vocabulary, normalisation)
     y = np.array([1] * len(data.positives)
                  + [0] * (len(data.negatives) + len(data.hard) + len(data.written)))
     weights_per_row = np.ones(len(y))
@@ -311,7 +299,7 @@ def fit(data: TrainingData, *, c: float, trained_on: str, tau: float | None = No
     weights = {names[j]: round(float(w), 4) for j, w in enumerate(lr.coef_[0])
                if abs(w) >= MIN_WEIGHT}
     return LearnedModel(round(float(lr.intercept_[0]), 5), weights, THRESHOLD, trained_on,
-                        tau, tau2)
+                        tau, tau2, normalisation)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -371,7 +359,7 @@ def flagged(field: FieldReading, p: float, tau: float | None, tau2: float | None
             or (tau2 is not None and field.learned and p >= tau2))
 
 
-def counts(model: LearnedModel | NormalisedScorer | None, readings: Readings,
+def counts(model: LearnedModel | None, readings: Readings,
            grid: Iterable[tuple[float | None, float | None]]) -> dict[tuple, dict[str, int]]:
     """For each (tau, tau2): plants high, benign rows high (written, real), server text fields
     and fields high, servers passing. ``model=None`` counts the hand rules alone."""
@@ -437,9 +425,12 @@ def validate(cache: Path | None = None) -> tuple:
     print(_line("hand rules alone (TS111 medium)", rules))
     table: dict[tuple, dict[str, int]] = {}
     grid = [(t, t2) for t in TAU_GRID for t2 in TAU2_GRID]
+    if (TAU, TAU2) not in grid:  # the shipped pair's row is printed beside the chosen one
+        grid.append((TAU, TAU2))
     for c in C_GRID:
         for h in HARD_GRID:
-            model = fit(data, c=c, trained_on=data.describe([TRAIN]), hard_weight=h)
+            model = fit(data, c=c, trained_on=data.describe([TRAIN]), hard_weight=h,
+                        normalisation=NORMALISATION)
             if cache is not None:
                 _write(model, cache / f"model_C{c:g}_H{h:g}.json")
             for (t, t2), row in counts(model, readings, grid).items():
@@ -458,7 +449,7 @@ _WRITERS_KEYS = ("plants_high", "honest_high", "conf_high", "conf_honest_high", 
                  "passing")
 
 
-def _writers_counts(scorer: LearnedModel | NormalisedScorer | None,
+def _writers_counts(scorer: LearnedModel | None,
                     parts: tuple[Readings, Readings, Readings],
                     grid: list[tuple[float | None, float | None]]) -> dict[tuple, dict[str, int]]:
     """For each (tau, tau2), item 36a's counts on V's blind files, confusables and servers."""
@@ -478,8 +469,8 @@ def choose_writers(table: dict[tuple, dict[str, int]], baseline: tuple) -> tuple
     baseline's, honest notes high at most two more, confusables honest no more and
     confusables plants no fewer, and fields high at most 0.10% of V's fields more, the most
     plants high; ties: fewest fields high, fewest honest high, then nearest the shipped
-    setting. Returns the winner, or ``None`` when no allowed setting has more plants high than
-    the baseline. Keys: (C, hard weight, normalised, tau, tau2)."""
+    setting (:data:`WRITERS_BASELINE`). Returns the winner, or ``None`` when no allowed setting
+    has more plants high than the baseline. Keys: (C, hard weight, normalised, tau, tau2)."""
     b = table[baseline]
 
     def allowed(c: dict[str, int]) -> bool:
@@ -491,7 +482,7 @@ def choose_writers(table: dict[tuple, dict[str, int]], baseline: tuple) -> tuple
     def rank(k: tuple) -> tuple:
         c, (cc, hard, norm, tau, tau2) = table[k], k
         return (c["plants_high"], -c["fields_high"], -c["honest_high"], tau,
-                tau2 is None, tau2 or 0.0, not norm, cc == C, hard == HARD_WEIGHT)
+                tau2 is None, tau2 or 0.0, not norm, cc == baseline[0], hard == baseline[1])
 
     best = max((k for k, c in table.items() if allowed(c)), key=rank)
     return best if table[best]["plants_high"] > b["plants_high"] else None
@@ -506,7 +497,7 @@ def _writers_line(label: str, c: dict[str, int]) -> str:
 def writers(cache: Path | None = None) -> tuple | None:
     """Item 36a: fit each model of :data:`WRITERS_MODELS` on :data:`WRITERS_TRAIN`, print V's
     table for every (tau, tau2) and return the winner of :func:`choose_writers` (``None``:
-    no setting beats the baseline, the shipped settings fitted on the same part)."""
+    no setting beats :data:`WRITERS_BASELINE` fitted on the same part)."""
     v = WRITERS_VALIDATION
     data = gather([WRITERS_TRAIN], held_out=[v])
     print(f"T36: {data.describe([WRITERS_TRAIN])}", flush=True)
@@ -521,17 +512,16 @@ def writers(cache: Path | None = None) -> tuple | None:
     table: dict[tuple, dict[str, int]] = {}
     for c, hard, norm in WRITERS_MODELS:
         model = fit(data, c=c, trained_on=data.describe([WRITERS_TRAIN]), hard_weight=hard,
-                    normalise=norm)
+                    normalisation=NFKC_CASEFOLD if norm else LOWER)
         if cache is not None:
             _write(model, cache / f"writers_C{c:g}_H{hard:g}{'_nfkc' if norm else ''}.json")
-        scorer = NormalisedScorer(model) if norm else model
-        for (t, t2), row in _writers_counts(scorer, parts, grid).items():
+        for (t, t2), row in _writers_counts(model, parts, grid).items():
             table[(c, hard, norm, t, t2)] = row
             print(_writers_line(f"C={c:g} hard={hard:g} {'nfkc' if norm else 'raw'} tau={t} "
                                 f"tau2={t2}", row), flush=True)
-    baseline = (C, HARD_WEIGHT, False, TAU, TAU2)
-    print(_writers_line("baseline (shipped settings on T36)", table[baseline]))
-    won = choose_writers(table, baseline)
+    print(_writers_line("baseline (item 36a's shipped settings on T36)",
+                        table[WRITERS_BASELINE]))
+    won = choose_writers(table, WRITERS_BASELINE)
     print("winner: none (negative result)" if won is None else
           f"winner: {won}\n" + _writers_line("winner", table[won]))
     return won
@@ -542,7 +532,7 @@ def test(out: Path | None = None) -> None:
     (once); ``out``: also write the model fitted on T there."""
     data = gather([TRAIN], held_out=[VALIDATION, TEST])
     model = fit(data, c=C, trained_on=data.describe([TRAIN]), tau=TAU, tau2=TAU2,
-                hard_weight=HARD_WEIGHT)
+                hard_weight=HARD_WEIGHT, normalisation=NORMALISATION)
     if out is not None:
         _write(model, out)
     print(_HEADER)
@@ -556,11 +546,12 @@ def test(out: Path | None = None) -> None:
 
 
 def train() -> LearnedModel:
-    """The packaged model: the chosen settings, fitted on T, V and X."""
-    parts = [TRAIN, VALIDATION, TEST]
+    """The packaged model: the shipped settings (item 36a's winner), fitted on item 36a's
+    training and validation parts together."""
+    parts = [WRITERS_TRAIN, WRITERS_VALIDATION]
     data = gather(parts)
     return fit(data, c=C, trained_on=data.describe(parts), tau=TAU, tau2=TAU2,
-               hard_weight=HARD_WEIGHT)
+               hard_weight=HARD_WEIGHT, normalisation=NORMALISATION)
 
 
 def _write(model: LearnedModel, path: Path) -> None:

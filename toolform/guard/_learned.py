@@ -23,6 +23,7 @@ import json
 import math
 import operator
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import repeat
@@ -42,6 +43,32 @@ _MAX_CACHED = 65536
 #: score: two real MCP descriptions of five and six words ("Execute JavaScript in the browser
 #: console") scored above the threshold, while the rules already read short values (TS108).
 MIN_WORDS = 7
+#: The readings of a sentence's letters before its features are counted, by the name a model
+#: file records (``normalisation``): ``lower``, :meth:`str.lower` (every model file written
+#: before the field existed); ``nfkc-casefold``, NFKC then :meth:`str.casefold`, so that
+#: fullwidth and styled letters, ligatures, ``ß`` and ``ſ`` count as their plain forms
+#: (``datasets/guard/README.md``, items 36a and 38c).
+LOWER = "lower"
+NFKC_CASEFOLD = "nfkc-casefold"
+
+
+def _nfkc_casefold(sentence: str) -> str:
+    return unicodedata.normalize("NFKC", sentence).casefold()
+
+
+_FOLDS: dict[str, Callable[[str], str]] = {LOWER: str.lower, NFKC_CASEFOLD: _nfkc_casefold}
+
+
+def fold(sentence: str, normalisation: str = LOWER) -> str:
+    """``sentence`` read as a model of this ``normalisation`` reads it (:data:`LOWER` or
+    :data:`NFKC_CASEFOLD`), the one mapping used both when a model is fitted and when it scores.
+
+    Raises
+    ------
+    KeyError
+        When ``normalisation`` is neither.
+    """
+    return _FOLDS[normalisation](sentence)
 
 
 #: Padded words shorter than this have their n-gram slices prebuilt (longer ones, rare, are
@@ -76,22 +103,23 @@ def _gram_terms(word: str, weight: Callable[[str, float], float]) -> tuple[float
 
 @functools.lru_cache(maxsize=65536)
 def word_ngrams(word: str) -> tuple[str, ...]:
-    """The character 3-, 4- and 5-grams of one lower-cased, whitespace-free word padded with a
+    """The character 3-, 4- and 5-grams of one folded, whitespace-free word padded with a
     space on each side, as features (``c: al`` marks a word starting with "al"), repeats kept."""
     return tuple("c:" + g for g in _grams(word))
 
 
-def _tokens(sentence: str) -> tuple[list[str], list[str]]:
-    """The lower-cased tokens (words and punctuation) and whitespace-separated words."""
-    lowered = sentence.lower()
-    return _TOKEN.findall(lowered), lowered.split()
+def _tokens(sentence: str, normalisation: str = LOWER) -> tuple[list[str], list[str]]:
+    """The tokens (words and punctuation) and whitespace-separated words of the :func:`fold`
+    of ``sentence``."""
+    folded = fold(sentence, normalisation)
+    return _TOKEN.findall(folded), folded.split()
 
 
-def sentence_counts(sentence: str) -> dict[str, int]:
-    """The feature counts of one sentence, lower-cased: ``w:<token>`` for every word or
-    punctuation token, ``b:<token> <token>`` for every pair of neighbouring tokens, and the
-    :func:`word_ngrams` of every whitespace-separated word."""
-    tokens, words = _tokens(sentence)
+def sentence_counts(sentence: str, normalisation: str = LOWER) -> dict[str, int]:
+    """The feature counts of one sentence, read through :func:`fold`: ``w:<token>`` for every
+    word or punctuation token, ``b:<token> <token>`` for every pair of neighbouring tokens, and
+    the :func:`word_ngrams` of every whitespace-separated word."""
+    tokens, words = _tokens(sentence, normalisation)
     counts: dict[str, int] = {}
     features = ["w:" + t for t in tokens]
     features += [f"b:{a} {b}" for a, b in zip(tokens, tokens[1:])]
@@ -107,12 +135,13 @@ def sentence_texts(text: str) -> list[str]:
     return [text[start:end] for start, end in (_spans(text) or ((0, len(text)),))]
 
 
-def text_counts(text: str) -> dict[str, int]:
-    """The feature counts of ``text``, summed over its sentences (neighbouring tokens pair up
-    only inside a sentence): the model's input before scaling."""
+def text_counts(text: str, normalisation: str = LOWER) -> dict[str, int]:
+    """The feature counts of ``text``, summed over its sentences (split before they are folded,
+    as a model scores them; neighbouring tokens pair up only inside a sentence): the model's
+    input before scaling."""
     counts: dict[str, int] = {}
     for sentence in sentence_texts(text):
-        for f, n in sentence_counts(sentence).items():
+        for f, n in sentence_counts(sentence, normalisation).items():
             counts[f] = counts.get(f, 0) + n
     return counts
 
@@ -143,6 +172,14 @@ class LearnedModel:
         text becomes high (:mod:`toolform.guard._escalation`); ``None``: never.
     alone_at : float or None
         tau2: the probability at or above which TS111's own finding is high; ``None``: never.
+    normalisation : str
+        How a sentence's letters are read before its features are counted (see :func:`fold`):
+        the reading the model was fitted with, so that fit and scan cannot drift.
+
+    Raises
+    ------
+    ValueError
+        When ``normalisation`` is not one :func:`fold` knows.
     """
 
     bias: float
@@ -151,6 +188,7 @@ class LearnedModel:
     trained_on: str = ""
     escalate_at: float | None = None
     alone_at: float | None = None
+    normalisation: str = LOWER
     _terms: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False,
                                                  compare=False)
     _words: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False,
@@ -165,6 +203,8 @@ class LearnedModel:
                                                         repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.normalisation not in _FOLDS:
+            raise ValueError(f"unknown normalisation {self.normalisation!r}")
         for feature, weight in self.weights.items():
             if feature.startswith("w:"):
                 self._token_weights[feature[2:]] = weight
@@ -180,12 +220,12 @@ class LearnedModel:
         terms = self._terms.get(sentence)
         if terms is not None:
             return terms
-        tokens, lowered_words = _tokens(sentence)
+        tokens, folded_words = _tokens(sentence, self.normalisation)
         total = sum(map(self._token_weights.get, tokens, repeat(0.0)))
         total += sum(map(self._pair_weights.get, zip(tokens, tokens[1:]), repeat(0.0)))
         size = 2 * len(tokens) - 1 if tokens else 0
         words, gram_weight = self._words, self._gram_weights.get
-        for word in lowered_words:
+        for word in folded_words:
             known = words.get(word)
             if known is None:
                 # the weights of word_ngrams(word), looked up without the "c:" prefix and
@@ -231,7 +271,8 @@ class LearnedModel:
         """The JSON form :func:`load_model` reads."""
         return {"toolform_guard_model": 1, "kind": "logistic-regression/sentence-ngrams",
                 "trained_on": self.trained_on, "threshold": self.threshold,
-                "escalate_at": self.escalate_at, "alone_at": self.alone_at, "bias": self.bias,
+                "escalate_at": self.escalate_at, "alone_at": self.alone_at,
+                "normalisation": self.normalisation, "bias": self.bias,
                 "weights": dict(sorted(self.weights.items()))}
 
 
@@ -247,7 +288,9 @@ def load_model(path: str | Path | None = None) -> LearnedModel:
     Raises
     ------
     toolform.errors.DatasetError
-        When the file is missing, is not JSON, or lacks a field (the file is named).
+        When the file is missing, is not JSON, lacks a field or names a normalisation
+        :func:`fold` does not know (the file is named). A file without ``normalisation`` (one
+        written before the field) is read lower-cased, as it was fitted.
     """
     source = (Path(path) if path is not None
               else Path(str(resources.files("toolform.datasets").joinpath(_DEFAULT))))
@@ -263,7 +306,8 @@ def load_model(path: str | Path | None = None) -> LearnedModel:
         return LearnedModel(float(data["bias"]), weights, float(data["threshold"]),
                             str(data.get("trained_on", "")),
                             None if tau is None else float(tau),
-                            None if tau2 is None else float(tau2))
+                            None if tau2 is None else float(tau2),
+                            str(data.get("normalisation", LOWER)))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise DatasetError(f"{source}: not a guard model ({exc!r})") from None
 
@@ -322,7 +366,8 @@ def ts111(text: str, ctx: ScanContext) -> Iterator[Hit]:
     # trailing whitespace stays with the text, as the phrase rules' spans do
     while end > start and text[end - 1].isspace():
         end -= 1
-    # a learned signal alone is phrasing evidence: medium (see docs/guard.md); its score also
-    # makes a hand rule's medium finding high (toolform.guard._escalation)
+    # a learned signal alone is medium below the model's alone_at, high at or above it; its
+    # score also makes a hand rule's medium finding high (toolform.guard._escalation, and
+    # docs/guard.md)
     yield Hit(start, end, "medium", f"learned detector: p={p:.2f} for the text, {own:.2f} for "
                                   "this sentence")
