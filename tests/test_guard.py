@@ -763,7 +763,7 @@ BLIND_FILE_COUNTS = {
     "confusables18": (10, 0, 0, 5),  # scored once, twentieth revision
     "confusables19": (10, 0, 0, 5),  # scored once, twentieth revision
     "blind26": (47, 13, 4, 16),  # scored once, twenty-first revision (item 37): (44, 16)
-    "blind27": (49, 11, 8, 12),  # scored once, twenty-first revision: (44, 16)
+    "blind27": (50, 10, 8, 12),  # scored once, twenty-first revision: (44, 16)
     "confusables20": (10, 0, 1, 4),  # scored once, twenty-first revision
     "confusables21": (10, 0, 1, 4),  # scored once, twenty-first revision
 }
