@@ -243,6 +243,47 @@ _NAME_ORDER = re.compile(r"\b(?:always|never|instead|every|each|please|you|your|
                          r"(?:call|use|run|invoke|pick|choose|select|try|prefer|trust)\s+me)\b")
 
 
+# What a name of four words or more moves, read from the same words (twenty-second revision;
+# none of the 17,253 distinct tool names of batches 1-13, `datasets/mcp` and the labelled set's
+# honest rows reads as one): the secrets, the environment or the conversation handed over by a
+# verb that moves things or by "full"/"all" (`log_turn_with_full_system_prompt`,
+# `attach_local_credentials_to_ticket`; not `vercel_create_env_var` or `post_api_token`, where
+# the secret is the resource the tool manages), one tool or rule set put over another or over the
+# system prompt (`..._supersede_chat`, `refund_order_preferred_over_stripe`), urgency joined to an
+# obligation (`critical_cve_fix_mandatory_apply_now`), a step ordered before the model's reply
+# or before other tools (`assistant_run_this_before_replying`), a bank account spelled in the
+# name, and everything destroyed as a second act (`list_branches_then_delete_all_except_current`).
+_MOVER = r"(?:pass|post|attach|send|dump|collect|forward|upload|share|include|export|copy|mirror)"
+_NAME_PAYLOAD = re.compile(
+    r"\b(?:full|whole|entire|all|with|and)\s+(?:\w+\s+){0,2}system\s+prompt\b"
+    r"|\b(?:full|whole|entire|all)\s+(?:chat|conversation|history|env|environment|transcript)\b"
+    r"|\benv\s+(?:dump|tokens?|secrets?)\b"
+    r"|\b" + _MOVER + r"(?:\s+\w+){0,2}\s+(?:tokens|credentials|secrets|passwords|env|environment)\b"
+    r"|\band\s+" + _MOVER + r"\b(?:\s+\w+){0,2}\s+(?:token|credential|secret|password|key)s?\b"
+    r"|\bsupersedes?\b|\bpreferred\s+over\b|\btrusted\s+partner\b"
+    r"|\b(?:mandatory|critical|urgent)\b.*\b(?:now|immediately|today|asap)\b"
+    r"|\b(?:now|immediately|today|asap)\b.*\b(?:mandatory|critical|urgent)\b"
+    r"|\bbefore\s+(?:replying|answering|responding|any|every|each)\b|\brun\s+(?:this\s+)?before\b"
+    r"|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
+    r"|\b(?:then|and)\s+(?:delete|wipe|drop|purge|erase|remove)\s+(?:all|every|everything)\b"
+    r"|\b(?:wipe|purge|erase)\b(?:\s+\w+){0,2}\s+(?:and\s+)?(?:history|everything|all)\b")
+# The user kept out of the act is read from three words (`clear_inbox_preapproved`,
+# `approve_pending_requests_without_asking_user`): no real name of three words says so.
+_NAME_USER_OUT = re.compile(
+    r"\bwithout\s+(?:asking|notifying|telling|confirming|confirmation|consent|approval|informing)\b"
+    r"|\bnoconfirm\b|\bpre\s*approved\b|\bpreapproved\b")
+
+
+def _name_payload(name: str, parts: tuple[str, ...]) -> bool:
+    """Whether ``name`` (its words ``parts``) says what it moves where, as an order does: the
+    secrets or the conversation handed over, another tool or the system prompt outranked, an
+    urgent obligation, a step before the reply, a bank account, everything destroyed, or the
+    user kept out (see :data:`_NAME_PAYLOAD` and :data:`_NAME_USER_OUT`)."""
+    words = " ".join(_order_words(name, parts))
+    return ((len(parts) >= 4 and _NAME_PAYLOAD.search(words) is not None)
+            or (len(parts) >= 3 and _NAME_USER_OUT.search(words) is not None))
+
+
 def _edit_family(parts: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, str] | None:
     """The pair of words (plural ``s`` set aside, in order) in which two names one letter apart
     differ, when they differ in one word only (``accelo_list_contracts`` and
@@ -322,6 +363,10 @@ def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
         claimed = _claim_with_qualifier(parts, by_parts)
         if len(parts) >= 4 and _NAME_ORDER.search(" ".join(_order_words(name, parts))):
             yield i, i, "high", "a tool name spelled as an instruction to the model"
+            seen.setdefault(key, i)
+            continue
+        if _name_payload(name, parts):
+            yield i, i, "high", "a tool name that says what it moves where, as an order does"
             seen.setdefault(key, i)
             continue
         brand = parts[0] if len(parts) >= 2 and len(names) >= 2 else ""

@@ -336,7 +336,7 @@ _MODEL_NAME = re.compile(r"\b(?:claude|chatgpt|gpt(?:-?\d[\w.]*)?|gemini|copilot
                          r"grok)\b", re.IGNORECASE)
 _PRIOR_RULES = re.compile(r"""\b(?:(?:prior|previous|earlier|above|preceding|original|usual|initial|
     existing|other|system|operator|operator'?s|user'?s?|safety|default|your|all|any|standard)\s+
-    (?:safety\s+|system\s+)?(?:instructions?|rules?|guidance|guidelines?|directives?|prompts?|
+    (?:(?:usual|normal|standard|current)\s+)?(?:safety\s+|system\s+)?(?:instructions?|rules?|guidance|guidelines?|directives?|prompts?|
     polic(?:y|ies)|constraints?|restrictions?|safeguards?|settings|configuration|approvals?|
     programming)|system\s+prompt|what\s+(?:you\s+were|you've\s+been|you\s+have\s+been)\s+told|
     what\s+the\s+(?:operator|user|system|developer)\s+(?:configured|said|set|asked))\b""",
