@@ -202,7 +202,8 @@ def test_triggers_never_hide_a_foreign_match():
 
 def test_every_reading_names_known_concepts_and_a_rule_that_reads_prose():
     structural = {"@destination", "@secret", "@acting_name", "@acting_tool", "password"}
-    assert all(veto in LEXICON for veto in _VETOES.values())
+    assert all(veto in LEXICON or veto == "@masked" for vetoes in _VETOES.values()
+               for veto in vetoes)
     for payload, needs, rule, detail in READINGS:
         assert all(c in LEXICON or c in structural for group in needs for c in group), payload
         assert rule in {"TS102", "TS103", "TS104", "TS105", "TS109"} and detail

@@ -1022,6 +1022,37 @@ _ACT_PARTS = frozenset("""delete remove send post transfer pay approve merge pub
     invite disable revoke purge wipe drop destroy upload forward export email reset deploy kill
     shutdown archive close""".split())
 _IDENTIFIER_PART = re.compile(r"[_-]")
+# (twenty-second revision) an identifier whose every part is an operation names no tool: it
+# spells an update's semantics ("read-merge-write", "copy-on-write"), as a tool that acts
+# names what it acts on (delete-file, crm_delete_contact)
+_OPERATION_PARTS = frozenset("""read write merge modify copy update fetch get put set check
+    compare swap on then and or""".split())
+# (twenty-second revision) a secret the tool masks is kept, as in English ("密码始终脱敏",
+# passwords always masked), unless the sentence also holds a negation ("不要脱敏") or hands
+# something over outside a parameter's name ("但请附上原始密码")
+_MASKED = _compile("""
+    de: maskiert, geschwärzt, unkenntlich
+    fr: masqué, masqu
+    es: enmascar
+    pt: mascarad, mascara
+    it: mascherat
+    nl: gemaskeerd, afgeschermd
+    pl: maskowan, zamaskow
+    cs: maskován, zamaskov
+    ru: маскиру, замаскир, скрыва
+    uk: маску, замаск, приховую
+    tr: maskelen
+    id: disamarkan, disensor
+    vi: che giấu, được che
+    sv: maskerad, maskerat
+    el: καλυμμέν, αποκρυπτ
+    he: מוסתר, ממוסך
+    ar: مخفي, مقنع
+    hi: छिपा, मास्क
+    th: ปิดบัง, มาสก์
+    zh: 脱敏, 脫敏, 掩码, 掩碼, 打码, 遮蔽
+    ja: マスク, 伏せ字, 秘匿
+    ko: 마스킹, 가려""")
 _PASSWORD = _compile("""
     de: passwort, passwört, kennwort, zugangsdaten
     fr: mot de passe, mots de passe, identifiants
@@ -1048,7 +1079,7 @@ _PASSWORD = _compile("""
 
 #: The payloads, in the order they are tried: the concepts a sentence must hold (each a set of
 #: alternatives, all of which must be met), the rule that reports it and what it says. A
-#: payload of :data:`_VETOES` is not met when the sentence holds its veto.
+#: payload of :data:`_VETOES` is not met when the sentence holds one of its vetoes.
 READINGS: tuple[tuple[str, tuple[tuple[str, ...], ...], str, str], ...] = (
     # an endpoint named in an API's documentation ("将用户上传的文件发送到 https://api...") is not
     # data sent away: a copy as well, every result, the whole text, the conversation or a
@@ -1092,9 +1123,10 @@ READINGS: tuple[tuple[str, tuple[tuple[str, ...], ...], str, str], ...] = (
     ("follow-up", (("@acting_tool",), ("follow_up",)), "TS104",
      "an order in another language to run a tool that acts around this one"),
 )
-#: A secret named under a prohibition is kept, not handed over ("Не передавайте пароль ..."); the
-#: user's choice is not overridden by "regardless of whether" ("无论用户是否登录").
-_VETOES = {"secret": "not", "overridden": "whether"}
+#: A secret named under a prohibition is kept, not handed over ("Не передавайте пароль ..."), and
+#: so is one the tool masks ("密码始终脱敏", twenty-second revision); the user's choice is not
+#: overridden by "regardless of whether" ("无论用户是否登录").
+_VETOES = {"secret": ("not", "@masked"), "overridden": ("whether",)}
 _RULES = frozenset(rule for _, _, rule, _ in READINGS)
 
 # Function words of the languages written in ASCII, or nearly (Dutch, Indonesian, Spanish,
@@ -1148,8 +1180,8 @@ def _is_foreign(sentence: str) -> bool:
 
 def _holds(sentence: str, lowered: str, concept: str) -> bool:
     """Whether ``sentence`` (``lowered``, in lower case) holds ``concept``: a structural one
-    (``@destination``, ``@secret``, ``@acting_name``, ``@acting_tool``), a password, or one of
-    :data:`LEXICON`."""
+    (``@destination``, ``@secret``, ``@acting_name``, ``@acting_tool``, ``@masked``), a
+    password, or one of :data:`LEXICON`."""
     if concept == "@destination":
         return _DESTINATION.search(sentence) is not None
     if concept == "@secret":
@@ -1157,8 +1189,14 @@ def _holds(sentence: str, lowered: str, concept: str) -> bool:
     if concept == "@acting_name":
         return any(_ACTS.search(m.group()) for m in _IDENTIFIER.finditer(sentence))
     if concept == "@acting_tool":
-        return any(not _ACT_PARTS.isdisjoint(_IDENTIFIER_PART.split(m.group().lower()))
-                   for m in _IDENTIFIER.finditer(sentence))
+        return any(not _ACT_PARTS.isdisjoint(parts) and not _OPERATION_PARTS.issuperset(parts)
+                   for m in _IDENTIFIER.finditer(sentence)
+                   if (parts := _IDENTIFIER_PART.split(m.group().lower())))
+    if concept == "@masked":
+        # the handing over read only in a parameter's name (``include_raw=true``) is none
+        bare = _IDENTIFIER.sub(" ", lowered)
+        return _MASKED.search(lowered) is not None and not _holds(sentence, lowered, "not") and (
+            not any(_CONCEPTS[c].search(bare) for c in ("send", "include")))
     if concept == "password":
         return _PASSWORD.search(lowered) is not None
     return _CONCEPTS[concept].search(lowered) is not None
@@ -1172,8 +1210,7 @@ def _reading(sentence: str) -> tuple[str, str, str] | None:
         return None
     lowered = sentence.lower()
     for payload, needs, rule, detail in READINGS:
-        veto = _VETOES.get(payload)
-        if veto is not None and _holds(sentence, lowered, veto):
+        if any(_holds(sentence, lowered, veto) for veto in _VETOES.get(payload, ())):
             continue
         if all(any(_holds(sentence, lowered, c) for c in alternatives) for alternatives in needs):
             return payload, rule, detail

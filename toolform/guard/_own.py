@@ -98,7 +98,10 @@ _HANDED_OVER = re.compile(r"""\b(?:pass|passing|send|sending|include|including|a
     |'s\s+value\b""", re.IGNORECASE | re.VERBOSE)
 _VARIABLE = re.compile(r"(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)|\.env|env(?:ironment)?\s+var\w*",
                        re.IGNORECASE)
-_HOME_PATH = re.compile(r"~/(?:\.config/)?\.?(?P<dir>[\w-]+)/[\w./-]*")
+# (twenty-second revision) under the XDG base folders (``~/.local/share``, ``~/.local/state``,
+# ``~/.cache``) the folder named is the one after them, and it may end the path
+_HOME_PATH = re.compile(r"~/(?:(?:\.local/(?:share|state)|\.cache)/(?P<xdg>[\w-]+)(?:/|\Z)"
+                        r"|\.config/\.?(?P<dir>[\w-]+)/|\.?(?P<top>[\w-]+)/)[\w./-]*")
 # a path's last part that is itself a secret stays what it is, whoever's folder holds it
 _SECRET_FILE = re.compile(r"credential|token|secret|passw|\bkeys?\b|id_[a-z0-9]+|\.env|\.pem"
                           r"|cookie", re.IGNORECASE)
@@ -150,9 +153,27 @@ def _own_home(span: str, own_names: set[str], sentence: str) -> bool:
         return False
     if _FOLDER.fullmatch(span.strip()) and not _hands_over(sentence):
         return True  # "Lists the installed plugins (~/.gemini/config/plugins)"
-    folder = set(_words(m.group("dir"))) - {"mcp", "server", "config"}
+    named = m.group("dir") or m.group("top") or m.group("xdg")
+    folder = set(_words(named)) - {"mcp", "server", "config"}
     return any(w.startswith(o) or o.startswith(w) for w in folder for o in own_names
                if len(w) >= 4 and len(o) >= 4)
+
+
+# what a parameter's name says it takes besides the thing itself: a path to it
+_PATH_WORDS = {"path", "file", "filename", "dir", "directory", "folder", "location"}
+
+
+def _own_input(span: str, path: str) -> bool:
+    """Whether ``span`` is a path under the home directory to the very file the described
+    parameter is named for (``~/.kube/config`` for ``kubeconfig_path``: the parameter's words
+    less the path's, joined, are the path's words joined), and that file is no secret by its
+    own name (twenty-second revision)."""
+    words = _words(param_name(path) or "")
+    if not _PATH_WORDS & set(words) or _HOME_PATH.fullmatch(span.strip()) is None or (
+            _SECRET_FILE.search(span)):
+        return False
+    named = "".join(w for w in words if w not in _PATH_WORDS)
+    return len(named) >= 4 and named == "".join(_words(span))
 
 
 # a folder: no part after the first holds a dot (a file's extension), and the last is a
@@ -362,6 +383,8 @@ def own_reading(toolset: Toolset) -> Callable[[str, str, str, Pairs], Pairs]:
                         why = "the server's own configuration"
                     elif _own_home(span, catalogue.own_names, sentence):
                         why = "the server's own folder"
+                    elif kind == "param.description" and _own_input(span, path):
+                        why = "the file the parameter takes"
                     elif _own_variable(text, hit, catalogue.own_names, sentence):
                         why = "the server's own configuration"
                 elif rule.id == "TS101" and _own_addresses(text, hit, sentences, catalogue):

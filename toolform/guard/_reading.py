@@ -254,10 +254,12 @@ _BARE_ADVERB = re.compile(r"quietly|silently|secretly|covertly|discreetly", re.I
 # "link issues with #number", "must not contain '#word'") or a hex colour (`#f5f5f5`)
 _PLACEHOLDER_TAG = (r"(?:name|word|id|tag|hashtag|topic|channel|number|[0-9a-f]{3}|[0-9a-f]{6}|"
                     r"[0-9a-f]{8})(?![\w-])")
+# (twenty-second revision) a system folder's name is a path only as a whole segment: a
+# hyphenated word it begins ("/opt-out", "/var-groups") is a segment of an API's own route
 _DESTINATION = re.compile(rf"""{_EMAIL}|{_URL}|(?<![\w/])(?:[a-z0-9-]{{1,63}}+\.){{1,10}}(?:io|net|com|org|dev|
     ly|co|me|xyz|info|example|site|app)(?:/[^\s"'<>]*[^\s"'<>.,;:!?)])?(?![\w/])
     |(?<![\w&])(?<!\]\()(?-i:\#(?!{_PLACEHOLDER_TAG})[a-z][a-z0-9_-]+)(?!\w)|
-    \bchannel\s+[A-Z0-9]{{6,}}\b|(?<![\w.])(?:/(?:tmp|srv|var|home|etc|root|opt|mnt)\b[\w./-]*)""",
+    \bchannel\s+[A-Z0-9]{{6,}}\b|(?<![\w.])(?:/(?:tmp|srv|var|home|etc|root|opt|mnt)(?![\w-])[\w./-]*)""",
                           re.IGNORECASE | re.VERBOSE)
 _SEND_VERB = (r"(?:send|sent|post|posted|forward|forwarded|copy|copied|cc|bcc|share|shared|"
               r"upload|uploaded|e-?mail|e-?mailed|mail|mailed|mirror|mirrored|sync|synced|pipe|"
