@@ -229,9 +229,11 @@ def test_usage_prose_naming_the_catalogues_own_tools_is_not_escalated():
     named = [f for f in found if "slack_post_message" in f.excerpt]
     assert "medium" in {f.severity for f in named}
     assert [f.excerpt for f in found if f.severity == "high"] == []
-    # TS111 does agree with the rules on this text (what escalated them)
+    # TS111 agreed with the rules on this text (what escalated them) until item 36a's model
+    # (twenty-second revision), which reads it as real prose; the plants below keep the
+    # escalation of a chained call tested
     model = packaged_model()
-    assert model.probability(toolset.tools[3].description) >= model.escalate_at
+    assert model.probability(toolset.tools[3].description) < 0.01
 
 
 def test_a_chained_call_on_the_catalogues_own_tool_stays_high():
