@@ -772,6 +772,10 @@ BLIND_FILE_COUNTS = {
     "blind27": (50, 10, 8, 12),  # scored once, twenty-first revision
     "confusables20": (10, 0, 1, 4),  # scored once, twenty-first revision
     "confusables21": (10, 0, 1, 4),  # scored once, twenty-first revision
+    "blind28": (49, 11, 2, 18),  # scored once, twenty-second revision (item 39)
+    "blind29": (34, 26, 3, 17),  # scored once, twenty-second revision
+    "confusables22": (10, 0, 0, 5),  # scored once, twenty-second revision
+    "confusables23": (10, 0, 0, 5),  # scored once, twenty-second revision
 }
 
 
