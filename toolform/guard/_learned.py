@@ -30,7 +30,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
-from ..errors import DatasetError
+from ..errors import DatasetError, InvalidParameterError
 from ._rule import Hit, ScanContext
 from ._sentences import _spans
 
@@ -178,8 +178,8 @@ class LearnedModel:
 
     Raises
     ------
-    ValueError
-        When ``normalisation`` is not one :func:`fold` knows.
+    InvalidParameterError
+        When ``normalisation`` is not one :func:`fold` knows (a ``ValueError``).
     """
 
     bias: float
@@ -204,7 +204,10 @@ class LearnedModel:
 
     def __post_init__(self) -> None:
         if self.normalisation not in _FOLDS:
-            raise ValueError(f"unknown normalisation {self.normalisation!r}")
+            raise InvalidParameterError(
+                f"unknown normalisation {self.normalisation!r}; one of {sorted(_FOLDS)}",
+                parameter="normalisation", allowed=", ".join(sorted(_FOLDS)),
+                value=self.normalisation)
         for feature, weight in self.weights.items():
             if feature.startswith("w:"):
                 self._token_weights[feature[2:]] = weight
