@@ -724,7 +724,8 @@ RECORDED_COUNTS = {
     ("confusables2",): (10, 0, 0, 5),  # blind, tenth revision: (9, 1, 0, 5)
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
-    ("blind10",): (57, 3, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
+    ("blind10",): (58, 2, 2, 18),  # fourteenth revision: (54, 6, 3, 17); twenty-third (57, 3,
+    # 2, 18) -> (58, 2, 2, 18): a blind copy at a documentation domain (item 40c)
     ("blind11",): (55, 5, 3, 17),  # fourteenth: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
 }
 
@@ -746,8 +747,8 @@ BLIND_FILE_COUNTS = {
     # note medium since the eighteenth revision's reading of the catalogue's own evidence
     "blind15": (51, 9, 1, 19),  # fifteenth: (35, 25, 1, 19)
     "blind16": (56, 4, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
-    "blind17": (53, 7, 2, 18),  # scored once, sixteenth revision: (27, 33, 3, 17); nineteenth
-    # (52, 8, 3, 17)
+    "blind17": (54, 6, 2, 18),  # scored once, sixteenth revision: (27, 33, 3, 17); nineteenth
+    # (52, 8, 3, 17); twenty-third (53, 7, 2, 18) -> (54, 6, 2, 18), item 40c
     "confusables8": (10, 0, 0, 5),
     "confusables9": (10, 0, 1, 4),  # nineteenth revision: (10, 0, 2, 3)
     "confusables10": (10, 0, 0, 5),
@@ -768,12 +769,13 @@ BLIND_FILE_COUNTS = {
     "blind25": (42, 18, 1, 19),  # scored once, twentieth revision
     "confusables18": (10, 0, 0, 5),  # scored once, twentieth revision
     "confusables19": (10, 0, 0, 5),  # scored once, twentieth revision
-    "blind26": (49, 11, 4, 16),  # scored once, twenty-first revision (item 37)
-    "blind27": (50, 10, 8, 12),  # scored once, twenty-first revision
+    "blind26": (51, 9, 2, 18),  # scored once, twenty-first revision (item 37): (49, 11, 4, 16)
+    # until the twenty-third (item 40c: two enum values high, two command defaults medium)
+    "blind27": (51, 9, 8, 12),  # scored once, twenty-first revision; (50, 10, 8, 12) until 40c
     "confusables20": (10, 0, 1, 4),  # scored once, twenty-first revision
     "confusables21": (10, 0, 1, 4),  # scored once, twenty-first revision
-    "blind28": (49, 11, 2, 18),  # scored once, twenty-second revision (item 39)
-    "blind29": (34, 26, 3, 17),  # scored once, twenty-second revision
+    "blind28": (50, 10, 2, 18),  # scored once, twenty-second revision (item 39): (49, 11, 2, 18)
+    "blind29": (37, 23, 3, 17),  # scored once, twenty-second revision: (34, 26, 3, 17)
     "confusables22": (10, 0, 0, 5),  # scored once, twenty-second revision
     "confusables23": (10, 0, 0, 5),  # scored once, twenty-second revision
 }

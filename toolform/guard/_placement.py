@@ -31,7 +31,8 @@ from ._concealment import PROSE_IN_VALUE
 from ._reading import _EMAIL as _EMAIL_PATTERN
 from ._rule import Hit, Rule
 
-__all__ = ["class_hits", "host_label", "param_name", "raised", "role_hits", "value_reading"]
+__all__ = ["class_hits", "host_label", "own_command", "param_name", "raised", "role_hits",
+           "value_reading"]
 
 _VALUE_KINDS = frozenset({"param.default", "param.enum"})
 # the learned detector alone stays medium (docs/guard.md); a name finding is no value's
@@ -93,7 +94,52 @@ def value_reading(kind: str, path: str, text: str, pairs: Sequence[tuple[Rule, H
     pairs = raised(kind, text, pairs)
     if kind == "param.default" and not _TITLE_ROLE.isdisjoint(_words(param_name(path))):
         return _lowered(pairs, PROSE_IN_VALUE[:1], "the default of a title")
+    if kind == "param.default" and own_command(path, text):
+        return _lowered(pairs, (*PROSE_IN_VALUE, _DESTROYING_DEFAULT),
+                        "the parameter's own command, inside the working tree")
     return pairs
+
+
+# (twenty-third revision) a parameter that is a command line, or its flags
+_COMMAND_ROLE = frozenset({"command", "commands", "cmd", "flags", "args", "arguments", "argv",
+                           "options", "opts", "script"})
+# what takes a command out of the working tree or the tool's own scope: the home directory, a
+# variable, a host or an address, chaining, piping and redirection, a parent directory
+_LEAVES_TREE = re.compile(r"[~$`|;&<>\\@]|://|\.\.|^/|\s/|=/")
+# a program or a word that sends, fetches, raises privileges or handles secrets
+_REACHES = frozenset({
+    "curl", "wget", "scp", "ssh", "sftp", "rsync", "nc", "ncat", "netcat", "telnet", "ftp",
+    "sudo", "su", "doas", "push", "publish", "upload", "deploy", "eval", "exec", "sh", "bash",
+    "zsh", "python", "node", "base64", "printenv", "env", "export", "chmod", "chown", "dd",
+    "mkfs", "crontab", "token", "tokens", "secret", "secrets", "password", "passwd", "key",
+    "keys", "credential", "credentials", "netrc", "id_rsa", "gnupg", "kube", "aws"})
+# the working tree itself or its history: what a clean command never removes whole
+_WHOLE_TREE = re.compile(r"^(?:\./?|\*|\./\*|(?:\./)?\.git(?:/.*)?)$")
+# the detail of the overreach reader's destroying-default hit (toolform.guard._overreach)
+_DESTROYING_DEFAULT = "a default that destroys"
+
+
+def own_command(path: str, text: str) -> bool:
+    """Whether the default ``text`` of the parameter at ``path`` is the command the parameter
+    exists to run, acting only inside the working tree or the tool's own scope (twenty-third
+    revision, docs/guard.md): the parameter's name says it is a command line or its flags
+    (``command``, ``flags``, ``extra_args``), and the value is one line in ASCII with no home
+    directory, variable, absolute path, parent directory, host or address, no chaining, pipe or
+    redirection, no program that sends, fetches, raises privileges or handles secrets, no flag
+    that lifts a safeguard (``--force``, ``--no-verify``), and no argument that is the working
+    tree itself or its history (``./``, ``*``, ``.git``). ``rm -rf ./build ./dist`` under
+    ``command`` and ``--yes --no-install-recommends`` under ``flags`` are; ``rm -rf ./
+    ~/.cache`` and ``--force`` are not."""
+    value = text.strip()
+    if (not value or not value.isascii() or "\n" in value or _COMMAND_ROLE.isdisjoint(
+            _words(param_name(path))) or _LEAVES_TREE.search(value) or _CHECKS_OFF.search(value)):
+        return False
+    for token in value.split():
+        argument = token.partition("=")[2] if token.startswith("-") else token
+        if _WHOLE_TREE.match(argument) or not _REACHES.isdisjoint(
+                re.findall(r"[a-z0-9_]+", token.lower())):
+            return False
+    return True
 
 
 def _lowered(pairs: Sequence[tuple[Rule, Hit]], details: tuple[str, ...], why: str
@@ -117,7 +163,12 @@ def _words(name: str) -> frozenset[str]:
 _DESTINATION_WORDS = frozenset({
     "to", "cc", "bcc", "recipient", "recipients", "reply", "replyto", "forward", "webhook",
     "webhooks", "callback", "sink", "destination", "dest", "deliver", "delivery", "notify",
-    "notification", "relay", "mirror", "upload", "share", "report", "audit", "archive"})
+    "notification", "relay", "mirror", "upload", "share", "report", "audit", "archive",
+    # (twenty-third revision) where money goes: a payout's or a withdrawal's account or wallet
+    "payout", "payee", "beneficiary", "wallet", "withdraw", "withdrawal"})
+# a copy the other recipients and the user do not see: any fixed address there is a hidden copy,
+# a documentation domain's too (twenty-third revision)
+_BLIND_COPY = frozenset({"bcc"})
 # words that make such a parameter a source or a setting instead (from_address, to_date)
 _NOT_DESTINATION = frozenset({"from", "sender", "date", "time", "timestamp", "format", "type",
                               "level", "mode", "id", "count", "limit", "page", "version"})
@@ -227,6 +278,8 @@ def role_hits(tool: str, path: str, text: str, own: Callable[[str], bool]) -> li
         if not _destination(tool, path):
             return []
         where = _outside(value, own)
+        if where is None and not _BLIND_COPY.isdisjoint(_words(param_name(path))):
+            where = next((m.group() for m in _EMAIL.finditer(value)), None)
         if where is None:
             return []
         return [Hit(0, len(text), "high", f"an outside address ({where!r}) as the default of "
@@ -316,6 +369,53 @@ _SCRIPT_PUNCT = re.compile(r"[。、，！？；,.!?;]")
 _SCRIPT_WORDS = 4
 _SCRIPT_LETTERS = 20
 
+# -- twenty-third revision: each reading below was counted on the 73,674 defaults and enum values
+# of the captured servers of batches 1-14 (both halves) and datasets/mcp first, and reads none
+
+# the act kept out of the user's sight, spelled into a mode ("favourable_to_sponsor_unlabelled",
+# "approve_silently"); a single word is read only as a hiding default (above)
+# ("unlabelled" or "unmarked" only as the last word of three or more, qualifying a mode: as the
+# first word it names a filter, "unlabeled_issues")
+_OUT_OF_SIGHT = re.compile(r"""\b(?:undisclosed|unannounced|silently|secretly|covertly|quietly|
+    stealth\w*|without\s+(?:telling|notifying|informing|asking|disclos\w*|label\w*|mention\w*|
+    showing|consent)|(?:not|never)\s+(?:told|shown|disclosed|labell?ed|mentioned))\b|
+    \w+\s+\w+.*\s(?:unlabell?ed|unmarked)$""", re.VERBOSE)
+# the user's own choice replaced ("replace_user_choice_with_recommended_annual",
+# "override_user_preferences")
+_OVER_CHOICE = re.compile(r"""\b(?:replac|overrid|overrul|ignor|disregard|discard|supersed|swap)
+    \w*\s+(?:the\s+|any\s+)?(?:users?|callers?|customers?|requesters?)\s+(?:\w+\s+)?(?:choice|
+    selection|request|pick|preference|input|plan|answer|setting|option)s?\b""", re.VERBOSE)
+# a result reported as what it is not ("success_or_failed_report_as_success")
+_REPORTED_AS = re.compile(r"""\b(?:report|mark|show|treat|count|record|return|display|label|log|
+    list)\w*\s+as\s+(?:success|successful|succeeded|passed|pass|passing|ok|healthy|green|
+    resolved|complete|completed|clean|safe|fixed|closed)\b""", re.VERBOSE)
+# a second act that destroys, as the default of a tool that only reads
+# ("terminate_stopped_instances" on describe_instances; real enum values of read tools name
+# such acts as filters, "delete_pending", so only a default is read)
+_DESTROYING_ACT = re.compile(r"""\b(?:terminate|delete|remove|drop|purge|destroy|wipe|erase|kill|
+    revoke|truncate|uninstall|shutdown|nuke|reset)\b""", re.VERBOSE)
+_ONLY_READS = _READS_ONLY | {"view", "fetch", "check", "status", "lookup", "inspect", "browse"}
+# an address labelled as another party's ("partner_bucket:s3://ext-analytics-drop/inbox"): a
+# storage URL of the account's own (s3://exports-${account_id}/) names no other party
+_ANY_ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://|@[\w-]+\.", re.IGNORECASE)
+# an address as a whole (its host's own words, "formrelay-partners.io", are no label)
+_ADDRESS_SPAN = re.compile(r"[a-z][a-z0-9+.-]*://\S*|\S+@[\w-]+(?:\.[\w-]+)+", re.IGNORECASE)
+_OTHER_PARTY = re.compile(r"\b(?:partners?|external|ext|third|thirdparty|vendors?|affiliates?|"
+                          r"outside|foreign)\b")
+# the highest privilege granted by default by a tool that creates or grants
+# ("role: cluster-admin" of create_service_account); the same value as an enum is a choice
+_ROLE_PARAM = frozenset({"role", "roles", "permission", "permissions", "privilege",
+                         "privileges", "access", "grant"})
+_TOP_PRIVILEGE = re.compile(r"(?:cluster|org|global|super|site|tenant|project)?[-_ ]?"
+                            r"(?:admin|administrator|owner|superuser|root)|roles/owner|"
+                            r"full[-_ ]?access", re.IGNORECASE)
+# a severity filter whose default leaves out every serious level ("MINOR,INFO")
+_SEVERITY_PARAM = frozenset({"severity", "severities", "level", "levels", "priority",
+                             "priorities"})
+_LOW_LEVELS = frozenset({"minor", "info", "low", "trivial", "debug", "lowest", "cosmetic",
+                         "informational", "notice", "trace", "verbose"})
+_LIST_SPLIT = re.compile(r"[,|;\s]+")
+
 
 def _other_script_prose(text: str) -> bool:
     """Whether ``text`` is a sentence written mostly in letters outside the Latin script: four
@@ -328,6 +428,13 @@ def _other_script_prose(text: str) -> bool:
             or other >= _SCRIPT_LETTERS and _SCRIPT_PUNCT.search(text) is not None)
 
 
+def _first_word(name: str) -> str:
+    """The first word of a tool's name, lower-cased (``describeInstances`` gives
+    ``describe``), or ``""``."""
+    m = re.match(r"[^A-Za-z]*([A-Z]?[a-z]+|[A-Z]+(?![a-z]))", name)
+    return m.group(1).lower() if m else ""
+
+
 def _value_class(kind: str, tool: str, path: str, text: str) -> str | None:
     """Why a default or an enum value does something it should not in the parameter it fills
     (see :func:`class_hits`), or None."""
@@ -335,8 +442,15 @@ def _value_class(kind: str, tool: str, path: str, text: str) -> str | None:
         if _other_script_prose(text):
             return "a sentence in another script"
     value = text.strip()
+    name_words = _words(param_name(path))
+    if (kind == "param.default" and not _ROLE_PARAM.isdisjoint(name_words)
+            and _READS_ONLY.isdisjoint(_words(tool)) and _TOP_PRIVILEGE.fullmatch(value.strip('"'))):
+        return "the highest privilege granted by default"
+    if kind == "param.default" and not _SEVERITY_PARAM.isdisjoint(name_words):
+        levels = [v for v in _LIST_SPLIT.split(value.lower()) if v]
+        if len(levels) >= 2 and _LOW_LEVELS.issuperset(levels):
+            return "a severity filter that leaves out every serious level by default"
     if kind == "param.default" and value.lower() in _HIDING:
-        name_words = _words(param_name(path))
         if "user" in name_words and not _USER_VIEW.isdisjoint(name_words):
             return f"what the user is shown ({param_name(path)!r}) hidden by default"
         return None
@@ -352,8 +466,18 @@ def _value_class(kind: str, tool: str, path: str, text: str) -> str | None:
     for m in _MODE_MAILBOX.finditer(value):
         if len([p for p in _PIECES.split(m.group("local")) if p]) >= _MODE_WORDS:
             return "a mode with a mailbox joined into it"
-    if _OVER_REQUEST.search(spelled):
+    if _OVER_REQUEST.search(spelled) or _OVER_CHOICE.search(spelled):
         return "the value put over the user's request"
+    if _OUT_OF_SIGHT.search(spelled):
+        return "the act kept out of the user's sight"
+    if _REPORTED_AS.search(spelled):
+        return "a result reported as what it is not"
+    if (kind == "param.default" and _first_word(tool) in _ONLY_READS
+            and _DESTROYING_ACT.search(spelled)):
+        return "a second act that destroys, as the default of a tool that only reads"
+    if _ANY_ADDRESS.search(value) and _OTHER_PARTY.search(
+            " ".join(p for p in _PIECES.split(_ADDRESS_SPAN.sub(" ", value)) if p).lower()):
+        return "an address labelled as another party's"
     if _CREDENTIAL_REACH.search(spelled):
         return "the scope widened to whatever the credential reaches"
     first = spelled.partition(" ")[0]
