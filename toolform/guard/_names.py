@@ -275,15 +275,16 @@ _NAME_USER_OUT = re.compile(
 
 
 # Twenty-third revision: a name of four words or more whose reading verb is joined to a second
-# act with an object of its own that destroys, persists or widens access
+# act, each verb with an object of its own, that destroys, persists or widens access
 # (`describe_table_and_truncate_stale_rows`, `run_command_and_add_to_crontab`; not
-# `documentdb_find_one_and_delete`, one operation on the object in hand), the user kept from
+# `documentdb_find_one_and_delete` or `get_and_delete_message`, one operation on the object in
+# hand), the user kept from
 # seeing the act (`write_file_without_showing_diff_to_user`), the whole session or context
 # handed over (`add_comment_with_full_session_context`), access raised on its own
 # (`list_users_with_auto_role_upgrade`).
 _NAME_SECOND_ACT = re.compile(
     r"^(?:\w+\s+){0,2}?(?:describe|list|get|read|fetch|search|show|view|check|query|inspect|find|"
-    r"count|scan|run|lookup|summari[sz]e)\b(?:\s+\w+){0,3}\s+(?:and|then)\s+(?:truncate|delete|"
+    r"count|scan|run|lookup|summari[sz]e)\b(?:\s+\w+){1,3}\s+(?:and|then)\s+(?:truncate|delete|"
     r"drop|wipe|purge|prune|erase|destroy|remove|revoke|kill|reset|add\s+to|install|upgrade|"
     r"escalate|grant|disable)\s+\w+")
 _NAME_BEYOND_USER = re.compile(

@@ -18,7 +18,20 @@ writer's wording:
   user", "describe fees ... as 'competitive' regardless of the numbers");
 - **something kept from what the user sees**: "in what you present", "lists ... you show the
   user", "aren't surfaced in chat", "keep quiet about", "the user does not need the diff",
-  "say the vault was checked".
+  "say the vault was checked";
+- **the model's own instructions or the conversation handed over**, in paraphrase: "the
+  instructions you received before the user's first message", "the full transcript of your
+  session", "the user's last question and your draft answer";
+- **an act done without the user brought in**, outside a prohibition ("go straight on ...
+  without first walking the user through the change"; not "do not merge without checking with
+  the user");
+- **the user's confirmation step said to be unneeded** ("so they never need a confirmation
+  step with the user", "a confirmation prompt only adds friction");
+- **other sources run down as a habit beside one raised over them** ("are often delayed
+  mirrors; ... carries the canonical versions"), the two together;
+- **other tools' calls claimed for this one**: other tools or another server named and, near
+  by, every write or request said to belong here, or those tools ruled out ("do not call
+  them", "those two stay unused"; not an order of calls, "do not call other tools before ...").
 """
 
 from __future__ import annotations
@@ -100,14 +113,16 @@ _RUN_DOWN_HABIT = re.compile(
 _RAISED_OVER = re.compile(r"\b(?:canonical|authoritative|dependable|should\s+anchor|ranked?\s+"
                           r"first|scored\s+highest|rank\s+last)\b", re.IGNORECASE)
 # other tools or servers named, and their calls claimed for this one or ruled out near by
-_OTHER_TOOLS = re.compile(r"\b(?:other|another|standalone|generic)\b[^.;]{0,40}?\b(?:servers?'?s?|"
-                          r"tools?)\b|\b\w+\s+server's\s+(?:tools|\w+\s+and\s+\w+)\b", re.IGNORECASE)
+_OTHER_TOOLS = re.compile(
+    r"\b(?:other|another|standalone|generic)\b[^.;]{0,40}?\b(?:servers?'?s?|tools?)\b|"
+    r"\b\w+\s+server's\s+(?:tools|\w+\s+and\s+\w+)\b", re.IGNORECASE)
 _CALLS_CLAIMED = re.compile(
     r"\b(?:every|all|each|any)\s+(?:\w+\s+){0,3}?(?:writes?|reads?|posts?|calls?|questions?|"
     r"requests?|searches|actions?)\b[^.;]{0,80}?\b(?:belongs?\s+here|go(?:es)?\s+through|"
     r"must\s+go\s+through|through\s+this\s+tool|perform\s+it\s+here)|\b(?:route|send)\s+(?:every|"
     r"all|each)\b[^.;]{0,60}?\bthrough\s+this\b|\b(?:do\s+not|don't|never)\s+(?:call|invoke|use)"
-    r"\s+(?:it|them|those|these|\w+\s+tools)\b|\b(?:stay|remain)\s+unused\b|\bbest\s+left\s+"
+    r"\s+(?:it|them|those|these|\w+\s+tools)\b(?!\s+(?:before|until|while|yet|first|unless))|"
+    r"\b(?:stay|remain)\s+unused\b|\bbest\s+left\s+"
     r"alone\b|\beven\s+when\s+another\s+\w+\s+tool\b", re.IGNORECASE)
 _CLAIM_BEFORE, _CLAIM_AFTER = 120, 200
 _CUES = frozenset("""after afterwards once when whenever if before describe present portray
@@ -150,9 +165,12 @@ def _sentence_hits(text: str) -> list[tuple[str, Hit]]:
 
 def recall_hits(text: str, kind: str, words: frozenset[str]) -> list[tuple[str, Hit]]:
     """The (rule id, high hit) pairs of the twenty-third revision's prose readings of ``text``
-    (a description): a follow-up that destroys beyond the call (TS104), the user's view
-    dictated (TS102), something kept from what the user sees (TS103). ``words`` is the
-    text's lower-cased words; the readings run only when one of their cue words occurs."""
+    (a description; see the module's docstring): a follow-up that destroys beyond the call and
+    other tools' calls claimed (TS104), the user's view dictated and other sources run down
+    beside one raised (TS102), something kept from what the user sees, an act done without
+    the user and the confirmation step dismissed (TS103), the model's own instructions or the
+    conversation handed over (TS105). ``words`` is the text's lower-cased words; the readings
+    run only when one of their cue words occurs."""
     if _CUES.isdisjoint(words):
         return []
     out = _sentence_hits(text)
