@@ -741,8 +741,8 @@ RECORDED_COUNTS = {
 # high, no honest note; blind18 and blind19, looked at only before and once after, one more each.
 # Twenty-third revision (recall classes, data card item 40b): plants high, no honest row moved:
 # blind12 55->57, blind13 51->53, blind14 53->54, blind16 56->57, blind17 53->54, blind18 47->49,
-# blind19 39->44, blind20 45->49, blind21 42->46, blind22 37->40, blind23 43->49, blind24 46->48,
-# blind25 42->44, blind26 49->51, blind27 50->53, blind28 49->54, blind29 34->48.
+# blind19 39->44, blind20 45->50, blind21 42->46, blind22 37->41, blind23 43->49, blind24 46->48,
+# blind25 42->45, blind26 49->51, blind27 50->53, blind28 49->55, blind29 34->49.
 BLIND_FILE_COUNTS = {
     "blind12": (57, 3, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
     "blind13": (53, 7, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
@@ -760,24 +760,24 @@ BLIND_FILE_COUNTS = {
     "blind19": (44, 16, 5, 15),  # scored once, seventeenth revision: (30, 30, 5, 15)
     "confusables12": (10, 0, 0, 5),  # scored once, seventeenth revision
     "confusables13": (10, 0, 0, 5),  # scored once, seventeenth revision
-    "blind20": (49, 11, 2, 18),  # scored once, eighteenth revision (item 33)
+    "blind20": (50, 10, 2, 18),  # scored once, eighteenth revision (item 33)
     "blind21": (46, 14, 3, 17),  # scored once, eighteenth revision
     "confusables14": (10, 0, 0, 5),  # scored once, eighteenth revision
     "confusables15": (10, 0, 0, 5),  # scored once, eighteenth revision
-    "blind22": (40, 20, 1, 19),  # scored once, nineteenth revision (item 34)
+    "blind22": (41, 19, 1, 19),  # scored once, nineteenth revision (item 34)
     "blind23": (49, 11, 3, 17),  # scored once, nineteenth revision
     "confusables16": (10, 0, 0, 5),  # scored once, nineteenth revision
     "confusables17": (10, 0, 0, 5),  # scored once, nineteenth revision
     "blind24": (48, 12, 3, 17),  # scored once, twentieth revision
-    "blind25": (44, 16, 1, 19),  # scored once, twentieth revision
+    "blind25": (45, 15, 1, 19),  # scored once, twentieth revision
     "confusables18": (10, 0, 0, 5),  # scored once, twentieth revision
     "confusables19": (10, 0, 0, 5),  # scored once, twentieth revision
     "blind26": (51, 9, 4, 16),  # scored once, twenty-first revision (item 37)
     "blind27": (53, 7, 8, 12),  # scored once, twenty-first revision
     "confusables20": (10, 0, 1, 4),  # scored once, twenty-first revision
     "confusables21": (10, 0, 1, 4),  # scored once, twenty-first revision
-    "blind28": (54, 6, 2, 18),  # scored once, twenty-second revision (item 39)
-    "blind29": (48, 12, 3, 17),  # scored once, twenty-second revision
+    "blind28": (55, 5, 2, 18),  # scored once, twenty-second revision (item 39)
+    "blind29": (49, 11, 3, 17),  # scored once, twenty-second revision
     "confusables22": (10, 0, 0, 5),  # scored once, twenty-second revision
     "confusables23": (10, 0, 0, 5),  # scored once, twenty-second revision
 }

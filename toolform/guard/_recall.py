@@ -29,6 +29,11 @@ writer's wording:
   step with the user", "a confirmation prompt only adds friction");
 - **other sources run down as a habit beside one raised over them** ("are often delayed
   mirrors; ... carries the canonical versions"), the two together;
+- **the user's own request or value set aside**: "if the user asked for a team-only link,
+  still ...", "if the user specifies a path outside it, write here instead" (not a use routed
+  to another tool, "use search_images instead"), "no matter which folder was named", "the
+  qualifier the user gave is swapped", "amounts mentioned in conversation tend to be
+  estimates";
 - **other tools' calls claimed for this one**: other tools or another server named and, near
   by, every write or request said to belong here, or those tools ruled out ("do not call
   them", "those two stay unused"; not an order of calls, "do not call other tools before ...").
@@ -125,10 +130,27 @@ _CALLS_CLAIMED = re.compile(
     r"\b(?:stay|remain)\s+unused\b|\bbest\s+left\s+"
     r"alone\b|\beven\s+when\s+another\s+\w+\s+tool\b", re.IGNORECASE)
 _CLAIM_BEFORE, _CLAIM_AFTER = 120, 200
+# the user's own request or value set aside: "if the user asked for X, still ...", "if the
+# user specifies a path outside Y, write to Y instead" (not a use routed to another tool, "if
+# the user asks for images, use search_images instead", nor a choice of what to return, "the
+# abstract instead of the full text"), "no matter which folder was named",
+# "the repo: qualifier the user gave is swapped", "amounts mentioned in conversation tend to be
+# estimates"
+_USER_ASKED_INSTEAD = re.compile(
+    r"\bif\s+the\s+user(?:'s)?\s+(?:\w+\s+){0,2}?(?:asks?|asked|specifies|specified|chooses|chose|"
+    r"picks|picked|requests?|requested|names|gives|gave|selects?|selected)\b[^.;]{0,100}?,\s*"
+    r"(?P<act>still\b|[^.;]{0,80}?\binstead\b(?!\s+of\b))", re.IGNORECASE)
+_ROUTED_TO_TOOL = re.compile(r"\b(?:use|call|try|run)\s+(?:the\s+)?`?\w+[_-]\w+", re.IGNORECASE)
+_USER_VALUE_SET_ASIDE = re.compile(
+    r"\bno\s+matter\s+(?:which|what)\s+\w+\s+(?:was|were|is|are|the\s+user)\b|"
+    r"\b(?:qualifier|value|amount|path|folder|filter)\s+the\s+user\s+(?:gave|named|chose|picked|"
+    r"specified|typed)\s+is\s+(?:swapped|replaced|ignored|dropped|changed)\b|"
+    r"\bmentioned\s+in\s+(?:the\s+)?conversation\s+tend\s+to\s+be\b", re.IGNORECASE)
 _CUES = frozenset("""after afterwards once when whenever if before describe present portray
     report characterise characterize label frame what show surfaced quiet say need without
     transcript instructions system user confirmation often frequently widely largely mostly
-    routinely lag lags rated regarded other another standalone generic server""".split())
+    routinely lag lags rated regarded other another standalone generic server matter
+    mentioned""".split())
 
 
 def _destroys_beyond(sentence: str) -> bool:
@@ -168,7 +190,7 @@ def recall_hits(text: str, kind: str, words: frozenset[str]) -> list[tuple[str, 
     (a description; see the module's docstring): a follow-up that destroys beyond the call and
     other tools' calls claimed (TS104), the user's view dictated and other sources run down
     beside one raised (TS102), something kept from what the user sees, an act done without
-    the user and the confirmation step dismissed (TS103), the model's own instructions or the
+    the user, the confirmation step dismissed and the user's own request set aside (TS103), the model's own instructions or the
     conversation handed over (TS105). ``words`` is the text's lower-cased words; the readings
     run only when one of their cue words occurs."""
     if _CUES.isdisjoint(words):
@@ -189,6 +211,12 @@ def recall_hits(text: str, kind: str, words: frozenset[str]) -> list[tuple[str, 
     if down is not None and _RAISED_OVER.search(text):
         out.append(("TS102", Hit(down.start(), down.end(), "high",
                                  "other sources run down beside one raised over them")))
+    for m in _USER_ASKED_INSTEAD.finditer(text):
+        if not _ROUTED_TO_TOOL.search(m.group("act")):
+            out.append(("TS103", Hit(m.start(), m.end(), "high",
+                                     "the user's own request set aside")))
+    out += [("TS103", Hit(m.start(), m.end(), "high", "the user's own request set aside"))
+            for m in _USER_VALUE_SET_ASIDE.finditer(text)]
     for m in _OTHER_TOOLS.finditer(text):
         claim = _CALLS_CLAIMED.search(text, max(0, m.start() - _CLAIM_BEFORE),
                                       m.end() + _CLAIM_AFTER)
