@@ -740,10 +740,14 @@ RECORDED_COUNTS = {
 # values high now) and a mailbox default (honest). The eighteenth revision's overreach readings
 # (item 32b) were written on blind10-blind17 and confusables8-11: 61 more plants of blind12-17
 # high, no honest note; blind18 and blind19, looked at only before and once after, one more each.
+# Twenty-third revision (recall classes, data card item 40b): plants high, no honest row moved:
+# blind12 55->57, blind13 51->53, blind14 53->54, blind16 56->57, blind17 53->54, blind18 47->49,
+# blind19 39->44, blind20 45->50, blind21 42->46, blind22 37->41, blind23 43->49, blind24 46->48,
+# blind25 42->45, blind26 49->51, blind27 50->53, blind28 49->55, blind29 34->49.
 BLIND_FILE_COUNTS = {
-    "blind12": (55, 5, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
-    "blind13": (51, 9, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
-    "blind14": (53, 7, 2, 18),  # scored once, fifteenth revision: (40, 20, 3, 17); one honest
+    "blind12": (57, 3, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
+    "blind13": (53, 7, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
+    "blind14": (54, 6, 2, 18),  # scored once, fifteenth revision: (40, 20, 3, 17); one honest
     # note medium since the eighteenth revision's reading of the catalogue's own evidence
     "blind15": (51, 9, 1, 19),  # fifteenth: (35, 25, 1, 19)
     "blind16": (56, 4, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
@@ -753,20 +757,20 @@ BLIND_FILE_COUNTS = {
     "confusables9": (10, 0, 1, 4),  # nineteenth revision: (10, 0, 2, 3)
     "confusables10": (10, 0, 0, 5),
     "confusables11": (10, 0, 1, 4),  # scored once, sixteenth revision: the same
-    "blind18": (47, 13, 1, 19),  # scored once, seventeenth revision: (34, 26, 1, 19)
-    "blind19": (39, 21, 5, 15),  # scored once, seventeenth revision: (30, 30, 5, 15)
+    "blind18": (49, 11, 1, 19),  # scored once, seventeenth revision: (34, 26, 1, 19)
+    "blind19": (44, 16, 5, 15),  # scored once, seventeenth revision: (30, 30, 5, 15)
     "confusables12": (10, 0, 0, 5),  # scored once, seventeenth revision
     "confusables13": (10, 0, 0, 5),  # scored once, seventeenth revision
-    "blind20": (45, 15, 2, 18),  # scored once, eighteenth revision (item 33)
-    "blind21": (42, 18, 3, 17),  # scored once, eighteenth revision
+    "blind20": (50, 10, 2, 18),  # scored once, eighteenth revision (item 33)
+    "blind21": (46, 14, 3, 17),  # scored once, eighteenth revision
     "confusables14": (10, 0, 0, 5),  # scored once, eighteenth revision
     "confusables15": (10, 0, 0, 5),  # scored once, eighteenth revision
-    "blind22": (37, 23, 1, 19),  # scored once, nineteenth revision (item 34)
-    "blind23": (43, 17, 3, 17),  # scored once, nineteenth revision
+    "blind22": (41, 19, 1, 19),  # scored once, nineteenth revision (item 34)
+    "blind23": (49, 11, 3, 17),  # scored once, nineteenth revision
     "confusables16": (10, 0, 0, 5),  # scored once, nineteenth revision
     "confusables17": (10, 0, 0, 5),  # scored once, nineteenth revision
-    "blind24": (46, 14, 3, 17),  # scored once, twentieth revision
-    "blind25": (42, 18, 1, 19),  # scored once, twentieth revision
+    "blind24": (48, 12, 3, 17),  # scored once, twentieth revision
+    "blind25": (45, 15, 1, 19),  # scored once, twentieth revision
     "confusables18": (10, 0, 0, 5),  # scored once, twentieth revision
     "confusables19": (10, 0, 0, 5),  # scored once, twentieth revision
     "blind26": (51, 9, 2, 18),  # scored once, twenty-first revision (item 37): (49, 11, 4, 16)

@@ -61,13 +61,18 @@ def test_the_hand_checked_plant_is_escalated_to_high():
     assert round(packaged_model().probability(PLANT), 5) == 0.99998
     rules = scan_text(PLANT, tool="wp_cache_clear", tool_names=PLANT_TOOLS,
                       rules=["TS101", "TS104"])  # without TS111 there is no escalation
+    # the twenty-third revision reads the follow-up that deletes every draft high on its own
+    # (docs/guard.md, "Recall classes, twenty-third revision"); the other readings stay medium
+    beyond = "a follow-up order that destroys beyond the call"
     assert sorted((f.rule, f.severity) for f in rules) == [
-        ("TS101", "medium"), ("TS104", "medium"), ("TS104", "medium")]
+        ("TS101", "medium"), ("TS104", "high"), ("TS104", "medium"), ("TS104", "medium")]
+    assert [f.detail for f in rules if f.severity == "high"] == [beyond]
     found = scan_text(PLANT, tool="wp_cache_clear", tool_names=PLANT_TOOLS)
     assert sorted((f.rule, f.severity) for f in found) == [
-        ("TS101", "high"), ("TS104", "high"), ("TS104", "high"), ("TS111", "high")]
+        ("TS101", "high"), ("TS104", "high"), ("TS104", "high"), ("TS104", "high"),
+        ("TS111", "high")]
     assert all("learned detector agrees (p=1.0000, at or above 0.999)" in f.detail
-               for f in found if f.rule != "TS111")
+               for f in found if f.rule != "TS111" and f.detail != beyond)
     [alone] = [f for f in found if f.rule == "TS111"]
     assert alone.detail.endswith("; at or above 0.999 alone")
 

@@ -139,11 +139,11 @@ LEXICON: dict[str, str] = {
         de: nicht erforderlich, nicht nötig, nicht notwendig, nicht nötig, ohne rückfrage, ohne nachfrage, ohne zu fragen, kein bedarf, entfällt
         fr: pas nécessaire, pas besoin, inutile de, sans demander, sans confirmation, sans attendre
         es: no es necesario, no hace falta, sin preguntar, sin confirmar, sin esperar, sin consultar, innecesari
-        pt: não é necessário, não precisa, sem perguntar, sem confirmar, sem esperar, sem consultar, desnecessári
-        it: non è necessario, non serve, senza chiedere, senza conferma, senza attendere, inutile
-        nl: niet nodig, niet nodig, zonder te vragen, zonder bevestiging, zonder te wachten
+        pt: não é necessário, não precisa, sem perguntar, sem confirmar, sem esperar, sem consultar, desnecessári, sem pedir
+        it: non è necessario, non serve, senza chiedere, senza conferma, senza attendere, inutile, non chiedere
+        nl: niet nodig, niet nodig, zonder te vragen, zonder bevestiging, zonder te wachten, vraag niet
         pl: nie trzeba, nie jest konieczn, nie jest potrzebn, bez pytania, bez potwierdzenia, bez pytania
-        cs: není nutné, není potřeba, bez ptaní, bez potvrzení, bez dotazu
+        cs: není nutné, není potřeba, bez ptaní, bez potvrzení, bez dotazu, neptejte, neptej
         ru: не нужно, не надо, не требуется, без подтверждения, без запроса, без вопросов, не спрашивая
         uk: не потрібно, не треба, без підтвердження, без запиту, не питаючи
         tr: gerek yok, gerekmez, sormadan, onay almadan, beklemeden, gerekli değil
@@ -151,13 +151,13 @@ LEXICON: dict[str, str] = {
         vi: không cần, không phải hỏi, mà không hỏi
         sv: inte nödvändigt, behövs inte, utan att fråga, utan bekräftelse
         el: δεν χρειάζεται, χωρίς να ρωτ, χωρίς επιβεβαίωση
-        he: אין צורך, בלי לשאול, ללא אישור
+        he: אין צורך, בלי לשאול, ללא אישור, בלי לחכות, בלי להמתין
         ar: لا حاجة, دون سؤال, دون تأكيد, بدون تأكيد
         hi: ज़रूरत नहीं, जरूरत नहीं, बिना पूछे, आवश्यकता नहीं
         th: ไม่ต้อง, ไม่จำเป็น
         zh: 无需, 無需, 不需要, 不必, 无须, 不用, 没必要
         ja: 不要, 必要はありません, 必要ない, せずに, ずに
-        ko: 필요 없, 필요없, 없이, 않고""",
+        ko: 필요 없, 필요없, 없이, 않고, 않아도""",
     "confirm": """
         de: bestätig, rückfrage, nachfrage, frag, zustimmung, freigabe
         fr: confirm, demand, accord, valid
@@ -290,7 +290,7 @@ LEXICON: dict[str, str] = {
         sv: företräde, prioritet, går före
         el: προτεραιότητα, υπερισχύ
         he: עדיפות, גובר
-        ar: أولوية, تتقدم على
+        ar: أولوية, تتقدم على, تسبق, تُقدَّم على, تقدم على
         hi: प्राथमिकता, वरीयता
         th: สำคัญกว่า, ลำดับความสำคัญ, มาก่อน
         zh: 优先, 優先, 高于, 凌驾
@@ -314,7 +314,7 @@ LEXICON: dict[str, str] = {
         sv: denna beskrivning, dessa instruktioner
         el: αυτή η περιγραφή, αυτές οι οδηγίες
         he: תיאור זה, התיאור הזה, הוראות אלה
-        ar: هذا الوصف, هذه التعليمات
+        ar: هذا الوصف, هذه التعليمات, إرشادات هذه الأداة, وصف هذه الأداة
         hi: यह विवरण, ये निर्देश
         th: คำอธิบายนี้, คำสั่งนี้
         zh: 此说明, 本说明, 此描述, 本描述, 这个说明, 此指令, 本指令, 该说明, 此工具说明
@@ -322,23 +322,23 @@ LEXICON: dict[str, str] = {
         ko: 이 설명, 이 도구 설명, 이 지시""",
     "system_prompt": """
         any: system prompt, system-prompt, systemprompt, system_prompt
-        de: systemanweisung, systemaufforderung
-        fr: prompt système, prompt systeme, invite système, instructions système
-        es: prompt del sistema, instrucciones del sistema, indicaciones del sistema
-        pt: prompt do sistema, instruções do sistema
-        it: prompt di sistema, istruzioni di sistema
+        de: systemanweisung, systemaufforderung, systemnachricht
+        fr: prompt système, prompt systeme, invite système, instructions système, message système
+        es: prompt del sistema, instrucciones del sistema, indicaciones del sistema, mensaje del sistema
+        pt: prompt do sistema, instruções do sistema, mensagem do sistema
+        it: prompt di sistema, istruzioni di sistema, messaggio di sistema
         nl: systeemprompt, systeeminstructie
         pl: prompt systemow, instrukcje systemow
-        cs: systémový prompt, systémové pokyny
-        ru: системн промпт, системный промпт, системного промпта, системные инструкции, системной подсказк, системный запрос
-        uk: системний промпт, системні інструкції
+        cs: systémový prompt, systémové pokyny, systémov zpráv, systémovou zpráv, systémová zpráv
+        ru: системное сообщение, системн промпт, системный промпт, системного промпта, системные инструкции, системной подсказк, системный запрос
+        uk: системний промпт, системні інструкції, системні вказівки, системне повідомлення
         tr: sistem istemi, sistem talimat, sistem prompt
         id: prompt sistem, instruksi sistem
         vi: lời nhắc hệ thống, prompt hệ thống, chỉ dẫn hệ thống
         sv: systemprompt, systeminstruktion
         el: μήνυμα συστήματος, οδηγίες συστήματος
         he: הנחיית המערכת, הוראות המערכת
-        ar: موجه النظام, تعليمات النظام
+        ar: موجه النظام, تعليمات النظام, رسالة النظام
         hi: सिस्टम प्रॉम्प्ट, सिस्टम निर्देश
         th: พรอมต์ระบบ, คำสั่งระบบ
         zh: 系统提示, 系統提示, 系统指令, 系统 prompt, 系统prompt
@@ -1102,6 +1102,11 @@ READINGS: tuple[tuple[str, tuple[tuple[str, ...], ...], str, str], ...] = (
      "an order in another language that keeps the user unaware"),
     ("unconfirmed", (("user",), ("no_need",), ("confirm",)), "TS103",
      "an order in another language to act without asking the user"),
+    # twenty-third revision: an order that acts on everything, or by an authority, without the
+    # confirmation asked for, no user named ("all pending orders must be refunded today ...
+    # without asking the operator for confirmation")
+    ("unconfirmed-order", (("no_need",), ("confirm",), ("must",), ("whole", "authority")),
+     "TS103", "an order in another language to act without confirmation"),
     ("overridden", (("user",), ("regardless", "ignore"), ("user_asks",)), "TS103",
      "an order in another language that overrides what the user asked"),
     ("outranks", (("this_text", "system_prompt"), ("precedence", "ignore")), "TS103",

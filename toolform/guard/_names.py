@@ -274,13 +274,44 @@ _NAME_USER_OUT = re.compile(
     r"|\bnoconfirm\b|\bpre\s*approved\b|\bpreapproved\b")
 
 
+# Twenty-third revision: a name of four words or more whose reading verb is joined to a second
+# act, each verb with an object of its own, that destroys, persists or widens access
+# (`describe_table_and_truncate_stale_rows`, `run_command_and_add_to_crontab`; not
+# `documentdb_find_one_and_delete` or `get_and_delete_message`, one operation on the object in
+# hand), the user kept from
+# seeing the act (`write_file_without_showing_diff_to_user`), the whole session or context
+# handed over (`add_comment_with_full_session_context`), access raised on its own
+# (`list_users_with_auto_role_upgrade`).
+_NAME_SECOND_ACT = re.compile(
+    r"^(?:\w+\s+){0,2}?(?:describe|list|get|read|fetch|search|show|view|check|query|inspect|find|"
+    r"count|scan|run|lookup|summari[sz]e)\b(?:\s+\w+){1,3}\s+(?:and|then)\s+(?:truncate|delete|"
+    r"drop|wipe|purge|prune|erase|destroy|remove|revoke|kill|reset|add\s+to|install|upgrade|"
+    r"escalate|grant|disable)\s+\w+")
+_NAME_BEYOND_USER = re.compile(
+    r"\bwithout\s+(?:showing|displaying|telling|notifying|informing|alerting|asking|prompting|"
+    r"reporting)\b(?:\s+\w+){0,3}\s+(?:to\s+)?(?:the\s+)?users?\b"
+    r"|\b(?:full|whole|entire|all)\s+(?:session|context|memory|memories|instructions)\b"
+    r"|\bauto\s+(?:role|admin|privilege|permission|access)\s+(?:upgrade|grant|escalation|"
+    r"elevation)\b")
+
+
+def _name_reaches_further(words: str) -> bool:
+    """Whether a name's order words ``words`` (four or more) join a reading verb to a second
+    act that destroys, persists or widens access, keep the user from seeing the act, hand
+    over the whole session, or raise access on their own (:data:`_NAME_SECOND_ACT`,
+    :data:`_NAME_BEYOND_USER`)."""
+    return _NAME_SECOND_ACT.search(words) is not None or (
+        _NAME_BEYOND_USER.search(words) is not None)
+
+
 def _name_payload(name: str, parts: tuple[str, ...]) -> bool:
     """Whether ``name`` (its words ``parts``) says what it moves where, as an order does: the
     secrets or the conversation handed over, another tool or the system prompt outranked, an
     urgent obligation, a step before the reply, a bank account, everything destroyed, or the
     user kept out (see :data:`_NAME_PAYLOAD` and :data:`_NAME_USER_OUT`)."""
     words = " ".join(_order_words(name, parts))
-    return ((len(parts) >= 4 and _NAME_PAYLOAD.search(words) is not None)
+    return ((len(parts) >= 4 and (_NAME_PAYLOAD.search(words) is not None
+                                  or _name_reaches_further(words)))
             or (len(parts) >= 3 and _NAME_USER_OUT.search(words) is not None))
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from ._recall import recall_hits
 from ._rule import Hit
 from ._sentences import text_words
 
@@ -365,5 +366,5 @@ def value_hits(text: str, kind: str, words: frozenset[str] | None = None
 #: order they run (a value is read for what it does; the prose claims need a sentence).
 READERS = {
     "tool.title": (claim_hits, title_hits), "param.title": (claim_hits, title_hits),
-    "tool.description": (claim_hits,), "param.description": (claim_hits,),
+    "tool.description": (claim_hits, recall_hits), "param.description": (claim_hits, recall_hits),
     "param.default": (value_hits,), "param.enum": (value_hits,)}
