@@ -341,12 +341,15 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
     # would only keep garbage for the collector to walk
     words = text_words(lowered)
     steps = plan.rules
-    if use_triggers and back is None and _one_token(visible):
+    # the union of the plan's triggers, tested once: when the text holds none of them, no
+    # rule's own trigger test can pass, and those tests are not repeated rule by rule
+    union = plan.union
+    woken = not use_triggers or not union[0].isdisjoint(words) or (
+        union[1] is not None and union[1].search(lowered) is not None)
+    if not woken and back is None and _one_token(visible):
         # a value such as an enum member: most wake no rule at all, and an enum can hold a
         # million of them, so the triggers are tested once for all the rules
-        union = plan.union
-        if union[0].isdisjoint(words) and (union[1] is None or union[1].search(lowered) is None
-                                           ) and not foreign_rules(visible, words):
+        if not foreign_rules(visible, words):
             # an enum value the bulk screen would pass over is not read by TS108 either
             skip_ts108 = kind == "param.enum" and _unwoken_value(visible, lowered)
             steps = [(r, None) for r in plan.untriggered
@@ -361,8 +364,8 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
             reads = _READS.get(rule.id)
             if reads is not None and not reads(visible):
                 continue
-        elif use_triggers and test[0].isdisjoint(words) and (
-                test[1] is None or test[1].search(lowered) is None):
+        elif use_triggers and (not woken or test[0].isdisjoint(words) and (
+                test[1] is None or test[1].search(lowered) is None)):
             if foreign is None:
                 foreign = foreign_rules(visible, words)
             if rule.id not in foreign:  # not read in another language (see ._foreign)
