@@ -354,7 +354,7 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
             skip_ts108 = kind == "param.enum" and _unwoken_value(visible, lowered)
             steps = [(r, None) for r in plan.untriggered
                      if r.id != "TS106" and not (skip_ts108 and r.id == "TS108")]
-    ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
+    ctx: ScanContext | None = None  # made when a matcher first runs (most values run none)
     out: list[tuple[Rule, Hit]] = []
     general: frozenset[str] | None = None
     foreign: frozenset[str] | None = None  # the rules a sentence in another language wakes
@@ -377,6 +377,8 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
                                else general_rules(visible, kind))
                 if rule.id not in general:
                     continue
+        if ctx is None:
+            ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
         if rule.id == "TS106":
             if back is not None or not use_triggers:  # nothing hidden: nothing to report
                 out.extend(_hits(rule, rule.matcher, text, ctx, None))
