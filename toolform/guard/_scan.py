@@ -529,11 +529,11 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
     plans = _plans(tuple(r.id for r in chosen))
     # the values of a long enum that no rule can flag are screened in bulk and not listed
     select = _enum_screen(plans["param.enum"], known if read_names else _NO_NAMES)
-    # kind -> text -> its (rule, hit) pairs: each distinct text of a kind is read once (most
-    # have none: one shared empty tuple, not a list kept per text)
-    seen: dict[str, dict[str, Sequence[tuple[Rule, Hit]]]] = {kind: {} for kind, _ in
-                                                                FIELD_KINDS}
-    named: dict[str, bool] = {}  # text -> mentions a recognisable tool name
+    # kind -> text -> its (rule, hit) pairs (most have none: one shared empty tuple, not a
+    # list kept per text) and whether it mentions a recognisable tool name: each distinct
+    # text of a kind is read once, and looked up once per field
+    seen: dict[str, dict[str, tuple[Sequence[tuple[Rule, Hit]], bool]]] = {
+        kind: {} for kind, _ in FIELD_KINDS}
     findings: list[Finding] = []
     index = -1
     ctx = ScanContext(names, "", "", known)
@@ -541,25 +541,26 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
     for f in iter_fields(toolset, enum_values=select, ascii_param_names=False):
         _, kind, tool, text, _ = f
         if kind == "tool.name" and text.isascii():
-            pairs = ()  # TS106 and TS110 look for characters outside ASCII in a name
+            # TS106 and TS110 look for characters outside ASCII in a name
+            pairs, mentions = (), False
         else:
             same_kind = seen[kind]
-            pairs = same_kind.get(text)
-            if pairs is None:
-                pairs = same_kind[text] = _text_hits(text, kind, plans[kind]) or ()
-        if read_names and kind in _PROSE:
-            mentions = named.get(text)
-            if mentions is None:
-                probe = _visible(text)[0]
-                mentions = named[text] = bool(
-                    (plain_names or (has_separator is not None and has_separator(probe)))
-                    and not known.isdisjoint(NAME_TOKEN.findall(probe)))
-            if mentions:
-                if ctx.tool != tool or ctx.kind != kind:
-                    ctx = ScanContext(names, tool, kind, known)
-                extra = _catalogue_hits(text, ctx, chosen)
-                if extra:
-                    pairs = _order([*pairs, *extra])
+            entry = same_kind.get(text)
+            if entry is None:
+                mentions = False
+                if read_names and kind in _PROSE:
+                    probe = _visible(text)[0]
+                    mentions = bool(
+                        (plain_names or (has_separator is not None and has_separator(probe)))
+                        and not known.isdisjoint(NAME_TOKEN.findall(probe)))
+                entry = same_kind[text] = (_text_hits(text, kind, plans[kind]) or (), mentions)
+            pairs, mentions = entry
+        if mentions:
+            if ctx.tool != tool or ctx.kind != kind:
+                ctx = ScanContext(names, tool, kind, known)
+            extra = _catalogue_hits(text, ctx, chosen)
+            if extra:
+                pairs = _order([*pairs, *extra])
         if kind in _VALUES and ts108 is not None:
             # a bare default read by the parameter it fills, and any value read by what it
             # does there (toolform.guard._placement); a role hit on a span TS108 has already
