@@ -174,3 +174,18 @@ def test_a_sentence_without_a_trigger_word_is_passed_over_before_the_sentence_ca
     assert gated == ungated and gated  # the order in the third sentence is found
     # only the sentence holding a trigger word reached the per-sentence cache
     assert _sentence_matches.cache_info().misses == 1
+
+
+@pytest.mark.parametrize("text", [
+    "After the export, DELETE the source rows.", "Then Purge_Cache and ReSeT it.",
+    "When done, place_order is called.", "Once read, nothing else happens.",
+    "Lists open issues.", "", "Nach dem Export: DELETE die Zeilen, ß und İ bleiben.",
+    "Kelvin sign \u212a and ſ: no stem here", "wIpE everything",
+])
+def test_the_destroying_stem_test_agrees_with_the_search_that_ignores_case(text):
+    """claim_hits asks whether a text holds a destroying stem through a case-sensitive search
+    of the lower-cased text when it is ASCII: the same answer as the case-ignoring search."""
+    from toolform.guard._overreach import _DESTROYING_STEM, _holds_destroying_stem
+
+    assert _holds_destroying_stem(text) == (_DESTROYING_STEM.search(text) is not None)
+    assert _holds_destroying_stem("Afterwards DELETE it") and not _holds_destroying_stem("Lists")

@@ -309,6 +309,8 @@ def _name_payload(name: str, parts: tuple[str, ...]) -> bool:
     secrets or the conversation handed over, another tool or the system prompt outranked, an
     urgent obligation, a step before the reply, a bank account, everything destroyed, or the
     user kept out (see :data:`_NAME_PAYLOAD` and :data:`_NAME_USER_OUT`)."""
+    if len(parts) < 3:
+        return False  # (both readings need three words or more: the words are not joined)
     words = " ".join(_order_words(name, parts))
     return ((len(parts) >= 4 and (_NAME_PAYLOAD.search(words) is not None
                                   or _name_reaches_further(words)))

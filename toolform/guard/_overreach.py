@@ -169,6 +169,18 @@ _ANY_CLAIM_CUE = (_PRECEDENCE_CUES | _CONSENT_CUES | _RUN_DOWN_CUES | _VOUCHED_C
 _DESTROYING_STEM = re.compile(r"delet|remov|reset|archiv|clos|wontfix|place_?order|purg|discard|"
                               r"destroy|truncat|wipe|drop|empty|sell|transition|revok|mute",
                               re.IGNORECASE)
+# the same stems searched case-sensitively in a lower-cased ASCII text (the same matches, and
+# several times faster than a search that ignores case)
+_DESTROYING_STEM_LOWER = re.compile(_DESTROYING_STEM.pattern)
+
+
+def _holds_destroying_stem(text: str) -> bool:
+    """Whether ``text`` holds one of :data:`_DESTROYING_STEM`'s stems, in any case."""
+    if text.isascii():
+        return _DESTROYING_STEM_LOWER.search(text.lower()) is not None
+    return _DESTROYING_STEM.search(text) is not None
+
+
 _VALUE_WAKE = re.compile(r"\$\{|169\.254|metadata|^\s*(?:\\\\|//)|restrict|developer|jailb|god|"
                          r"unfilter|uncensor|official|override|route|detach|drop|truncate|delete|"
                          r"rm\s|flush|public", re.IGNORECASE)
@@ -281,7 +293,7 @@ def claim_hits(text: str, kind: str, words: frozenset[str] | None = None
                 out.append(("TS109", Hit(m.start(), m.end(), "high",
                                          "a named authority with a consequence for not complying")))
                 break
-    if not _FOLLOW_UP_CUES.isdisjoint(words) and _DESTROYING_STEM.search(text):
+    if not _FOLLOW_UP_CUES.isdisjoint(words) and _holds_destroying_stem(text):
         out += [("TS104", h) for h in _follow_ups(text)]
     return out
 

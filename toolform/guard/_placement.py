@@ -315,6 +315,9 @@ def role_hits(tool: str, path: str, text: str, own: Callable[[str], bool]) -> li
 
 # a value spelled as an identifier or as words: its pieces, lower-cased
 _PIECES = re.compile(r"[_\-+&=\s:.,/()\[\]]+|(?<=[a-z])(?=[A-Z])")
+# a value _PIECES leaves whole: ASCII letters and digits with no lower-case letter before a
+# capital ("fast", "JSON", "Markdown", "HTTPRequest")
+_ONE_PIECE = re.compile(r"[A-Z0-9]*[a-z0-9]*")
 # a value sent on to a named recipient: a verb that sends, "to", and an id (a token with a
 # digit) or a mailbox ("summary_and_forward_to_U04VENDOR"; not "send_to_back", "copy_to_clipboard")
 _SENT_TO = re.compile(r"""\b(?:forward|send|copy|cc|bcc|mail|email|post|share|upload|dm|deliver|
@@ -454,6 +457,8 @@ def _value_class(kind: str, tool: str, path: str, text: str) -> str | None:
         if "user" in name_words and not _USER_VIEW.isdisjoint(name_words):
             return f"what the user is shown ({param_name(path)!r}) hidden by default"
         return None
+    if _ONE_PIECE.fullmatch(value):
+        return None  # one word, told without splitting it: a name
     spelled = " ".join(p for p in _PIECES.split(value) if p).lower()
     if spelled.count(" ") < 1:
         return None  # one word: a name

@@ -341,17 +341,20 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
     # would only keep garbage for the collector to walk
     words = text_words(lowered)
     steps = plan.rules
-    if use_triggers and back is None and _one_token(visible):
+    # the union of the plan's triggers, tested once: when the text holds none of them, no
+    # rule's own trigger test can pass, and those tests are not repeated rule by rule
+    union = plan.union
+    woken = not use_triggers or not union[0].isdisjoint(words) or (
+        union[1] is not None and union[1].search(lowered) is not None)
+    if not woken and back is None and _one_token(visible):
         # a value such as an enum member: most wake no rule at all, and an enum can hold a
         # million of them, so the triggers are tested once for all the rules
-        union = plan.union
-        if union[0].isdisjoint(words) and (union[1] is None or union[1].search(lowered) is None
-                                           ) and not foreign_rules(visible, words):
+        if not foreign_rules(visible, words):
             # an enum value the bulk screen would pass over is not read by TS108 either
             skip_ts108 = kind == "param.enum" and _unwoken_value(visible, lowered)
             steps = [(r, None) for r in plan.untriggered
                      if r.id != "TS106" and not (skip_ts108 and r.id == "TS108")]
-    ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
+    ctx: ScanContext | None = None  # made when a matcher first runs (most values run none)
     out: list[tuple[Rule, Hit]] = []
     general: frozenset[str] | None = None
     foreign: frozenset[str] | None = None  # the rules a sentence in another language wakes
@@ -361,8 +364,8 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
             reads = _READS.get(rule.id)
             if reads is not None and not reads(visible):
                 continue
-        elif use_triggers and test[0].isdisjoint(words) and (
-                test[1] is None or test[1].search(lowered) is None):
+        elif use_triggers and (not woken or test[0].isdisjoint(words) and (
+                test[1] is None or test[1].search(lowered) is None)):
             if foreign is None:
                 foreign = foreign_rules(visible, words)
             if rule.id not in foreign:  # not read in another language (see ._foreign)
@@ -374,6 +377,8 @@ def _text_hits(text: str, kind: str, rules: Sequence[Rule] | Plan, *,
                                else general_rules(visible, kind))
                 if rule.id not in general:
                     continue
+        if ctx is None:
+            ctx = ScanContext(kind=kind, known_names=_NO_NAMES, words=words, gated=use_triggers)
         if rule.id == "TS106":
             if back is not None or not use_triggers:  # nothing hidden: nothing to report
                 out.extend(_hits(rule, rule.matcher, text, ctx, None))
@@ -524,11 +529,11 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
     plans = _plans(tuple(r.id for r in chosen))
     # the values of a long enum that no rule can flag are screened in bulk and not listed
     select = _enum_screen(plans["param.enum"], known if read_names else _NO_NAMES)
-    # kind -> text -> its (rule, hit) pairs: each distinct text of a kind is read once (most
-    # have none: one shared empty tuple, not a list kept per text)
-    seen: dict[str, dict[str, Sequence[tuple[Rule, Hit]]]] = {kind: {} for kind, _ in
-                                                                FIELD_KINDS}
-    named: dict[str, bool] = {}  # text -> mentions a recognisable tool name
+    # kind -> text -> its (rule, hit) pairs (most have none: one shared empty tuple, not a
+    # list kept per text) and whether it mentions a recognisable tool name: each distinct
+    # text of a kind is read once, and looked up once per field
+    seen: dict[str, dict[str, tuple[Sequence[tuple[Rule, Hit]], bool]]] = {
+        kind: {} for kind, _ in FIELD_KINDS}
     findings: list[Finding] = []
     index = -1
     ctx = ScanContext(names, "", "", known)
@@ -536,25 +541,26 @@ def _scan_toolset(toolset: Toolset, rules: Sequence[str] | None) -> list[Finding
     for f in iter_fields(toolset, enum_values=select, ascii_param_names=False):
         _, kind, tool, text, _ = f
         if kind == "tool.name" and text.isascii():
-            pairs = ()  # TS106 and TS110 look for characters outside ASCII in a name
+            # TS106 and TS110 look for characters outside ASCII in a name
+            pairs, mentions = (), False
         else:
             same_kind = seen[kind]
-            pairs = same_kind.get(text)
-            if pairs is None:
-                pairs = same_kind[text] = _text_hits(text, kind, plans[kind]) or ()
-        if read_names and kind in _PROSE:
-            mentions = named.get(text)
-            if mentions is None:
-                probe = _visible(text)[0]
-                mentions = named[text] = bool(
-                    (plain_names or (has_separator is not None and has_separator(probe)))
-                    and not known.isdisjoint(NAME_TOKEN.findall(probe)))
-            if mentions:
-                if ctx.tool != tool or ctx.kind != kind:
-                    ctx = ScanContext(names, tool, kind, known)
-                extra = _catalogue_hits(text, ctx, chosen)
-                if extra:
-                    pairs = _order([*pairs, *extra])
+            entry = same_kind.get(text)
+            if entry is None:
+                mentions = False
+                if read_names and kind in _PROSE:
+                    probe = _visible(text)[0]
+                    mentions = bool(
+                        (plain_names or (has_separator is not None and has_separator(probe)))
+                        and not known.isdisjoint(NAME_TOKEN.findall(probe)))
+                entry = same_kind[text] = (_text_hits(text, kind, plans[kind]) or (), mentions)
+            pairs, mentions = entry
+        if mentions:
+            if ctx.tool != tool or ctx.kind != kind:
+                ctx = ScanContext(names, tool, kind, known)
+            extra = _catalogue_hits(text, ctx, chosen)
+            if extra:
+                pairs = _order([*pairs, *extra])
         if kind in _VALUES and ts108 is not None:
             # a bare default read by the parameter it fills, and any value read by what it
             # does there (toolform.guard._placement); a role hit on a span TS108 has already
