@@ -17,8 +17,9 @@ from typing import Callable, Iterator
 
 from ._rule import Hit, MAX_DECODE_CHARS, ScanContext
 from ._sentences import _rx, words_of
-from ._reading import (_ADDRESS, _clauses, _CONCEAL, _DESTINATION, _imperatives, _SEND_TO,
-                       _TOOL_REF, _UNIVERSAL, _USER_OVERRIDE)
+from ._reading import (_ADDRESS, _ADDRESS_WORDS, _clauses, _CONCEAL, _DESTINATION,
+                       _IMP_VERB_WORDS, _imperatives, _SEND_TO, _TOOL_REF, _UNIVERSAL,
+                       _USER_OVERRIDE)
 
 __all__ = ["INVISIBLE_CLASS", "TS107_WAKES", "identifier_order", "invisible_spans"]
 
@@ -36,11 +37,31 @@ def _is_emoji(ch: str) -> bool:
     return ch != "" and (ord(ch) >= 0x1F000 or 0x2600 <= ord(ch) <= 0x27BF)
 
 
+# (twenty-third revision) Scripts whose spelling puts a zero-width (non-)joiner between letters:
+# Arabic and the scripts written with it (Persian "پیش\u200cفروش", Urdu), Syriac, and the Indic
+# scripts from Devanagari to Sinhala, where a joiner after a virama picks a conjunct's form.
+_JOINING_SCRIPT = re.compile("[\u0600-\u06ff\u0700-\u074f\u0750-\u077f\u08a0-\u08ff"
+                             "\u0900-\u0dff\ufb50-\ufdff\ufe70-\ufeff]")
+
+
+def _spelling_joiner(text: str, start: int, end: int) -> bool:
+    """Whether the run ``text[start:end]`` is one joiner that spells a word: a zero-width
+    joiner between two emoji (a family or profession sequence), or a zero-width non-joiner or
+    joiner between two letters of a script that uses them (``_JOINING_SCRIPT``). A run of
+    several, or one beside Latin letters, a space or the field's edge, still hides."""
+    run, before, after = text[start:end], text[start - 1:start], text[end:end + 1]
+    if run == "\u200d" and _is_emoji(before) and _is_emoji(after):
+        return True
+    return (run in ("\u200c", "\u200d") and _JOINING_SCRIPT.match(before) is not None
+            and _JOINING_SCRIPT.match(after) is not None)
+
+
 def invisible_spans(text: str) -> list[tuple[int, int]]:
     """Runs of invisible characters the guard treats as hidden text.
 
-    A zero-width joiner between two emoji (a family or profession emoji sequence) is not
-    counted.
+    A zero-width joiner between two emoji (a family or profession emoji sequence), and a
+    zero-width non-joiner or joiner between two letters of a script whose spelling uses it
+    (Persian, Arabic, the Indic scripts), are not counted.
 
     Returns
     -------
@@ -49,8 +70,7 @@ def invisible_spans(text: str) -> list[tuple[int, int]]:
     """
     out = []
     for m in _INVISIBLE.finditer(text):
-        if (m.group() == "\u200d" and _is_emoji(text[m.start() - 1:m.start()])
-                and _is_emoji(text[m.end():m.end() + 1])):
+        if _spelling_joiner(text, m.start(), m.end()):
             continue
         out.append((m.start(), m.end()))
     return out
@@ -192,6 +212,16 @@ def _deciphered(body: str) -> str | None:
 # "<hidden>", an "assistant" or "directive" name) stay high.
 _CONDITIONAL_COMMENT = re.compile(r"<!--\s*(?:\[\s*(?:if\b[^\]]{0,60}|endif)\s*\]\s*>?|-*\s*-->)",
                                   re.IGNORECASE)
+# (twenty-third revision) a comment that is a marker: one to three words naming what stands
+# there ("<!-- image -->", a converter's placeholder; "<!-- TODO: narration -->"; "<!-- header
+# -->"), none of them a verb of an order, a word for the model or one for a secret or for hiding
+# ("<!-- model-only -->", "<!-- token: ... -->" stay high): it says nothing to anyone
+_MARKER_COMMENT = re.compile(r"<!--\s*(?P<body>[A-Za-z]+(?:[\s:_-]+[A-Za-z]+){0,2})\s*:?\s*-->\Z")
+_NOT_MARKER_WORDS = frozenset(_IMP_VERB_WORDS) | _ADDRESS_WORDS | frozenset({
+    "only", "hidden", "hide", "secret", "secrets", "private", "internal", "confidential",
+    "system", "prompt", "instruction", "instructions", "token", "tokens", "key", "keys",
+    "password", "passwords", "credential", "credentials", "admin", "note", "important",
+    "always", "never", "must", "you", "your", "user", "users", "human", "humans"})
 _SOFT_TAG = re.compile(r"(?:hints?|notes?|sidenotes?|context|rules?|polic(?:y|ies)|task|mcp[\w-]*|"
                        r"tool[-_]?instructions?|[\w-]*warning)\Z", re.IGNORECASE)
 _PLACEHOLDER_BEFORE = re.compile(r"[\[(,\"'=/:|{]\s*\Z")
@@ -205,6 +235,10 @@ def _markup_hit(text: str, m: re.Match[str], kind: str, detail: str) -> Hit:
         if plain:
             return Hit(m.start(), m.start() + plain.end(), "low",
                        "HTML conditional or empty comment (markup, hides nothing)")
+        marker = _MARKER_COMMENT.match(m.group())
+        if marker and not _NOT_MARKER_WORDS.intersection(
+                re.findall(r"[a-z]+", marker.group("body").lower())):
+            return Hit(m.start(), m.end(), "low", "HTML comment used as a marker (hides nothing)")
     if kind == "tag":
         closed = "</" in m.group()
         if not closed and (_PLACEHOLDER_BEFORE.search(text, max(0, m.start() - 3), m.start())
