@@ -15,7 +15,7 @@ from ._foreign import foreign_hits, foreign_tool_order
 from ._rule import Hit, ScanContext, _VALUE_KINDS
 from ._sentences import _gate, _run, _rx, _Sentences
 from ._reading import (_ACTING_CALL, _OWN_FIELD, _UNPROMPTED, moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
-                       _general, _KEEP_SAFE, _kept_out, _OWN_SECRET, _LITERAL, _SCALAR, _SECRET_ANY,
+                       _general, _KEEP_SAFE, _kept_out, _OWN_SECRET, _ROUTING_HEAD, _LITERAL, _SCALAR, _SECRET_ANY,
                        _STRONG, _STRONG_RX, _UNCONDITIONAL, _URL, _CONVERSATION)
 __all__ = ["NAME_TOKEN"]
 
@@ -600,6 +600,35 @@ def _takes(sentence: str) -> bool:
                for m in _TAKE_VERB.finditer(sentence))
 
 
+# (twenty-third revision) an act on a secret or a private file put under the user's own yes
+# ("Confirm with the user before sending values taken from a local .env file"): the user is
+# brought in, nothing goes behind their back
+_USER_CONFIRMS = re.compile(r"""\b(?:confirm|check)\s+with\s+the\s+user\s+(?:first\s+)?before\b
+    |\b(?:ask|get)\s+(?:the\s+user(?:'s)?\s+)?(?:for\s+)?(?:the\s+user'?s\s+)?(?:permission|approval|
+    confirmation|consent)\s+before\b|\bonly\s+(?:after|once|if|when)\s+the\s+user\s+(?:has\s+)?
+    (?:explicitly\s+)?(?:confirm|approv|agree|consent)""", re.IGNORECASE | re.VERBOSE)
+_ROUTING = re.compile(rf"\A\W*{_ROUTING_HEAD}", re.IGNORECASE)
+
+
+def _stays(text: str, sentence: str, start: int, end: int) -> bool:
+    """Whether the secret or private file at ``text[start:end]`` (in ``sentence``) stays where
+    it is: its sentence, read whole across line breaks, puts the act on it under the user's
+    confirmation (``_USER_CONFIRMS``), or it is a clause that says when a tool is or is not for
+    a task, whose subject the secret is (``_ROUTING_HEAD``); and nothing in it sends the secret
+    to an address or into what the model writes (``_ADDRESSED_MOVE``)."""
+    head = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    tail = _SENTENCE_END.search(text, end)
+    whole = text[head:tail.end() if tail else len(text)]
+    return any((_USER_CONFIRMS.search(piece) or _ROUTING.match(piece))
+               and not _ADDRESSED_MOVE.search(piece) for piece in (sentence, whole))
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n\s*\n")
+_ADDRESSED_MOVE = re.compile(r"https?://|[\w.+-]+@[\w-]+\.[\w.]+|\b(?:in(?:to)?\s+(?:the\s+|your\s+)?"
+                             r"(?:body|notes?|reply|response|summary|comment|ticket))\b",
+                             re.IGNORECASE)
+
+
 def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
     sentences = _Sentences(text)
     told: list[tuple[int, int]] | None = None
@@ -645,7 +674,8 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
                 _TAKE_VERB.search(text, max(start, m.start() - 60), m.start()) is not None
                 and not _EXAMPLE_HEAD.match(text, start)
                 and not _command_word(text, m.start(), m.end()))) and (
-                label == "file" or not _OWN_SECRET.search(sentences.of(m.start(), m.end())))
+                label == "file" or not _OWN_SECRET.search(sentences.of(m.start(), m.end()))
+            ) and not _stays(text, sentences.of(m.start(), m.end()), m.start(), m.end())
             yield Hit(m.start(), m.end(), "high" if taken else "medium",
                       f"asks to pass on {m.group().strip()!r}" if taken
                       else f"mentions {m.group().strip()!r} in an instruction")

@@ -513,6 +513,16 @@ _KEEP_SAFE = re.compile(r"""\b(?:be\s+)?kept\s+(?:\w+\s+)?(?:secret|confidential
     |\bshould\s+(?:never|not)\s+be\s+(?:added|committed|logged|shared|displayed|shown|exposed|stored)
     |\bwithout\s+revealing\b|\bredacted\s+from\b|\bsafe\s+way\b""",
                         re.IGNORECASE | re.VERBOSE)
+# (twenty-third revision) a secret that stays where it is: what a sentence that moves one says
+# after it (a verb that hands over, or a place in what the model writes), and the heads of the
+# clauses that say when a tool is or is not for a task ("Use when:", "Not for:", "When NOT to
+# use:"), where a secret is the task's subject ("Not for: secrets in files (use repo_scanner)")
+_MOVES_SECRET = (r"(?:\b(?:send|sends|post|posts|forward|include|includes|attach|paste|copy|share|"
+                 r"upload|email|reveal|print|echo|log)\b|\bin(?:to)?\s+(?:the\s+|your\s+)?(?:body|"
+                 r"notes?|reply|response|message|output|summary|comment|ticket)\b|https?://)")
+_ROUTING_HEAD = (r"(?:use\s+(?:this\s+(?:tool\s+)?|it\s+)?when|when\s+(?:not\s+)?to\s+use|"
+                 r"not\s+for|do\s+not\s+use\s+(?:this\s+|it\s+)?(?:for|when)|"
+                 r"don'?t\s+use\s+(?:this\s+|it\s+)?(?:for|when))\b[^:\n]{0,24}:")
 # A secret documented as the tool's own (thirteenth revision): the one it creates, returns or
 # reveals to the caller ("The token is only shown once upon creation", "include the created
 # password in the response"), an option's flag ("If true, include the secret value ..."), or a
@@ -544,10 +554,28 @@ _OWN_SECRET = re.compile(r"""\A\W*(?:if|when)\s+(?:set\s+to\s+)?(?:true|false|en
      (?!\s+(?:to\s+be\s+|be\s+)?(?:sent|passed|included|attached|provided|supplied|shared|
         forwarded|pasted|copied|given|added|in\s+the))
     |\b(?:set|setting|configure|configuring|export|exporting|define|defining|prefer|preferably)\s+
-     (?:the\s+|your\s+)?\S+\s+in\s+(?:the\s+|your\s+)?(?:[\w-]+\s+){0,3}?(?:environment|env)\b
+     (?:the\s+|your\s+)?\S+\s+(?:(?:environment|env)\s+variable\s+)?in\s+(?:the\s+|your\s+)?
+     (?:[\w-]+\s+){0,3}?(?:environment|env\b|server(?:'s)?\s+(?:registration|config(?:uration)?|
+     settings|entry|definition))
     |\b(?:configured|set|defined|provided)\s+(?:via|in|by|through)\s+(?:the\s+|your\s+)?(?:[\w-]+\s+){0,2}?
-     (?:environment|env)(?:\s+variables?)?\b""",
-                         re.IGNORECASE | re.VERBOSE)
+     (?:environment|env)(?:\s+variables?)?\b
+    |\b(?:override|overridden|overridable|configurable)\s+(?:it\s+|this\s+)?(?:with|via|by|through|
+     using)\s+\W{0,2}(?-i:[A-Z][A-Z0-9]*_[A-Z0-9_]+)
+    |(?:需要|要求|必须|必需|必須)\s*(?:设置|配置|設定|提供)?\s*[\w/ ]{0,40}?(?-i:[A-Z][A-Z0-9]*_
+     (?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)\b)
+    |(?-i:[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)\b)\s*(?:が|가|이|를|을)?\s*
+     (?:必要|필요|需要)
+    |\b(?:with|using|via)\s+(?:the\s+|your\s+)?(?:configured\s+|local\s+)?(?-i:[A-Z][A-Z0-9]*_
+     (?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)\b)(?![^.;\n]*{_MOVES_SECRET})
+    |\b(?:verif(?:y|ies|ying)|validat(?:e|es|ing)|check(?:s|ing)?|test(?:s|ing)?|keep|keeps|
+     reuse|reuses|retain|retains)\s+(?:[\w-]+\s+){0,5}?(?:the\s+|your\s+|its\s+|same\s+)?
+     (?:api[\s_-]?keys?|tokens?|credentials?|secrets?|passwords?)\b(?!\s+(?:in|into|to|inside|
+     within|on|under|with|for|as|by)\b)(?![^.;\n]*{_MOVES_SECRET})
+    |\b(?:they|an?\s+admin(?:istrator)?|the\s+admin(?:istrator)?|the\s+(?:account\s+)?owner)\s+
+     (?:can|could|may|must|should|needs?\s+to)\s+(?:use|create|generate)\s+(?:an?\s+|their\s+)?
+     (?:[\w-]+\s+){0,2}?(?:api[\s_-]?keys?|tokens?)\b(?![^.;\n]*{_MOVES_SECRET})
+    |\A\W*{_ROUTING_HEAD}""".replace("{_MOVES_SECRET}", _MOVES_SECRET).replace(
+    "{_ROUTING_HEAD}", _ROUTING_HEAD), re.IGNORECASE | re.VERBOSE)
 _RELATIVE = re.compile(r"\b(?:whom|which|whose|where|that)\b[^,;.]*\Z", re.IGNORECASE)
 # A relative clause with a verb of its own ("keys that appeared earlier in the chat should ...")
 # has ended before the modal, which then belongs to the main clause.
