@@ -398,7 +398,7 @@ _SECRET_AS_MODIFIER = (r"(?:'s\b|\s+(?:contracts?|vaults?|address(?:es)?|ids?|sy
                        r"supply|balances?|amounts?|decimals|standards?|types?|holders?|"
                        r"transfers?|prices?|metadata|counts?|usage|budgets?|limits?|"
                        r"providers?|managers?|stores?|endpoints?|policy|policies|rotation|"
-                       r"expir\w*|lifetime|scopes?|format|defaults?)\b"
+                       r"expir\w*|lifetime|scopes?|format|defaults?|systems?)\b"
                        r"|\s+(?:is|are|was)\s+(?:a|an|available|"
                        r"present|set|valid|invalid|missing|expired|required|configured)\b)")
 _POINTED_SECRET = re.compile(rf"""\b(?:the\s+user'?s|users'|your|their|his|her|its|the|all|any|
@@ -498,7 +498,12 @@ _WRITES_THERE = re.compile(r"""\b(?:writes?|written|save[sd]?|saving|output|temp
     (?:the\s+|your\s+)?(?:current\s+)?(?:repository|repo|project|workspace)\s+root)\b""",
                            re.IGNORECASE | re.VERBOSE)
 _PAGING = re.compile(r"\b(?:next|previous|page|pages|pagination|paginate|continuation|cursor|"
-                     r"more\s+results|next\s+set)\b", re.IGNORECASE)
+                     r"more\s+results|next\s+set)\b|\b(?:paginat|continuation_|cursor_|page_)\w*",
+                     re.IGNORECASE)
+# (twenty-third revision) a design system's tokens (named values of colour, spacing, type: the
+# W3C design-tokens format, a tokens.json file) are no secret
+_DESIGN_TOKEN = re.compile(r"\bdesign[\s-]+(?:tokens?|systems?)\b|\bdtcg\b|\btokens?\.json\b",
+                           re.IGNORECASE)
 _TOKEN_ONLY = re.compile(r"\btokens?\s*\Z", re.IGNORECASE)
 # "token" as a unit of text a model reads (fourteenth revision): "cached token totals", "max
 # tokens", "token usage"; a count, not a secret
@@ -543,6 +548,9 @@ _OWN_SECRET = re.compile(r"""\A\W*(?:if|when)\s+(?:set\s+to\s+)?(?:true|false|en
     |\b(?:returned|generated|issued|newly\s+created|solved|minted|resulting)\s+(?:[\w-]+\s+)?
      (?:tokens?|keys?|secrets?|
      passwords?|credentials?)\b
+    |\b(?:produced|returned|issued|generated|minted)\s+(?:the|this|that|its)\s+(?:[\w-]+\s+)?
+     (?:tokens?|keys?|secrets?)\b|\b(?:tokens?|keys?)\s+(?:returned|produced|issued|generated)\s+
+     (?:by|from|in)\b
     |\b(?:revokes?|rotates?|invalidates?|regenerates?|refreshes)\s+(?:all\s+|any\s+|the\s+|
      existing\s+)?(?:[\w-]+\s+){0,2}?(?:tokens?|keys?|secrets?|credentials?)\b
     |\bsupports?\s+(?:\w+\s+){0,4}?(?:auth|authentication|login)\b|\bauth(?:entication)?\s+
@@ -849,9 +857,11 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
     if told and not _KEEP_SAFE.search(piece):
         pointed = _POINTED_SECRET.search(piece)
         m = pointed or _CONVERSATION.search(piece) or _WIDEN.search(piece)
-        if m and (_PAGING.search(piece) or _TOKEN_UNIT.search(piece)) and (
-                _TOKEN_ONLY.search(m.group())):
-            m = None  # "use the token in the next request": a page token; a count of tokens
+        if m and (_PAGING.search(piece) or _TOKEN_UNIT.search(piece)
+                  or _DESIGN_TOKEN.search(piece)) and _TOKEN_ONLY.search(m.group()):
+            # "use the token in the next request": a page token; a count of tokens; a design
+            # system's tokens
+            m = None
         if m and not _kept_out(piece, 0, m.start()):
             # (fifteenth revision) the conversation named beside a secret documented as the
             # server's own configuration is where the secret should not end up ("Prefer
@@ -867,7 +877,8 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
                         else f"names {m.group().strip()!r} as where it works" if workspace
                         else f"an instruction to hand over {m.group().strip()!r}"))
     elif (secret and _CONVERSATION.search(piece) and not _KEEP_SAFE.search(piece)
-          and _TAKEN_FROM.search(piece)):
+          and _TAKEN_FROM.search(piece) and not (
+              _DESIGN_TOKEN.search(piece) and _TOKEN_ONLY.search(secret.group()))):
         out.append(("TS105", "high", f"{secret.group()!r} taken from the conversation"))
     return tuple(out)
 
