@@ -228,8 +228,20 @@ _PLACEHOLDER_BEFORE = re.compile(r"[\[(,\"'=/:|{]\s*\Z")
 _PLACEHOLDER_AFTER = re.compile(r"\s*[\],)\"'|}.]")
 
 
+# (twenty-third revision) placeholders in angle brackets: one inside a URL or host template
+# ("https://<app_name>-<cube>.<cube-mcp apex>", no space since the scheme), and one whose first
+# word is followed by a comma, which no HTML tag's name is ("shown as '<hidden, N chars>'", a
+# masked value's display); a tag with a hiding attribute ("<span hidden>") stays high
+_IN_URL = re.compile(r"[a-z][\w+.-]*://\S*\Z", re.IGNORECASE)
+_NOT_A_TAG = re.compile(r"<\s*[\w-]+\s*,")
+
+
 def _markup_hit(text: str, m: re.Match[str], kind: str, detail: str) -> Hit:
     """TS107's hit for one piece of markup: high unless it hides nothing (see above)."""
+    if kind in ("tag", "css") and "</" not in m.group() and (
+            _IN_URL.search(text, max(0, m.start() - 200), m.start())
+            or _NOT_A_TAG.match(m.group())):
+        return Hit(m.start(), m.end(), "low", "a placeholder in angle brackets")
     if kind == "comment":
         plain = _CONDITIONAL_COMMENT.match(m.group())
         if plain:

@@ -249,8 +249,22 @@ _ASK_THE_USER = re.compile(r"\b(?:ask|asking)\s+(?:the\s+|your\s+)?(?:user|human
                            re.IGNORECASE)
 
 
+# (twenty-third revision) "you are authorized" right after a noun is a relative clause that
+# scopes the noun to what the caller's account may reach ("the cubes you are authorized to
+# read", "Cube name you are authorized for"), not a grant; a reporting verb before it ("the
+# admin confirms you are authorized to ...") or a sentence that begins with it still grants
+_SCOPED_NOUN = re.compile(r"""(?<![\w'-])(?!(?:and|or|but|so|now|then|because|since|as|if|when|
+    once|here|note|therefore|hence|thus|that|which|confirm\w*|say\w*|said|state\w*|verif\w*|
+    know\w*|knew|mean\w*|assum\w*|believ\w*|guarantee\w*|ensur\w*|declar\w*|certif\w*|
+    decid\w*|agree\w*|approv\w*|tell\w*|told|remember\w*|trust\w*)\s)[a-z][\w/-]*\s+\Z""",
+                          re.IGNORECASE | re.VERBOSE)
+
+
 def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
     for label, m in _run(_TS103, text, ctx):
+        if label == "grant" and _SCOPED_NOUN.search(text, max(0, m.start() - 40), m.start()):
+            yield Hit(m.start(), m.end(), "medium", "scopes a thing to what the caller may reach")
+            continue
         if label == "precedence" and not _PRECEDENCE_OVER_RULES.match(text, m.end()):
             # "'id_no' takes precedence over 'name'", "over x,y": the tool's own inputs
             yield Hit(m.start(), m.end(), "low", "orders the tool's own parameters")
