@@ -534,10 +534,24 @@ _TITLE_CASE = re.compile(r"(?:[^\sA-Za-z]*[A-Z0-9][^\s]*|\(?(?:a|an|the|in|on|of
                          r"by|with|from|you)\)?)(?:\s+|\Z)")
 
 
+# (twenty-third revision) a title that is its own action on the user's thing, in sentence case:
+# a verb, "your" and the thing ("Connect your Delta account", "Save your Delta credentials");
+# not a verb that sets rules aside or hands something over, nor the model's rules as the thing
+# ("Ignore your previous instructions", "Send your API key to support")
+_VERB_YOUR_THING = re.compile(r"""\A\s*(?!(?:ignore|disregard|forget|override|bypass|skip|send|
+    share|forward|email|post|upload|paste|reveal|give|tell|leak|export|copy|disable|drop)\b)
+    [A-Za-z]+\s+(?P<your>your)\s+(?:(?!(?:instructions?|rules?|guidelines?|prompts?|system|
+    previous|prior|limits?|restrictions?|safety|polic(?:y|ies)|orders?|to|into|with|and|then)\b)
+    [\w-]+\s*){1,3}\Z""", re.IGNORECASE | re.VERBOSE)
+
+
 def _whose_account(text: str, m: re.Match[str]) -> bool:
     """Whether the title's ``you`` or ``your`` at ``m`` names the user the action acts as
     ("as you") or whose thing it acts on ("Your Slack Message"), in a title of Title Case
-    words."""
+    words or one of a verb, "your" and the thing (``_VERB_YOUR_THING``)."""
+    own = _VERB_YOUR_THING.match(text)
+    if own is not None and own.start("your") == m.start():
+        return True
     said = m.group().lower()
     if said not in ("you", "your") or not all(
             _TITLE_CASE.fullmatch(w + " ") for w in text.split()):
