@@ -511,3 +511,34 @@ def test_a_placeholder_in_angle_brackets_hides_nothing(text, expected):
 ])
 def test_a_title_acting_on_the_users_thing_is_its_own_action(text, expected):
     assert worst(text, "tool.title") == expected
+
+
+def _names_worst(names):
+    """The worst TS110 severity on a catalogue of name-only tools."""
+    found = {f.severity for f in scan_toolset(Toolset(tools=[ToolIR(name=n) for n in names]))
+             if f.rule == "TS110"}
+    return next((s for s in ("high", "medium", "low") if s in found), None)
+
+
+@pytest.mark.parametrize("names, expected", [
+    # container-manager: podman's top and stop, each a word of other tools of the catalogue
+    (["podman_pod_stop", "podman_pod_top", "container_stop", "container_top"], "medium"),
+    # plant: a misspelt word no other name has
+    (["get_weather", "get_weathr", "list_cities"], "high"),
+    (["podman_pod_stop", "podman_pod_top", "container_start"], "high"),
+])
+def test_names_a_letter_apart_in_the_catalogues_own_words_are_siblings(names, expected):
+    assert _names_worst(names) == expected
+
+
+@pytest.mark.parametrize("names, expected", [
+    # container-manager: each resource listed under both spellings, three times
+    (["k8s_list_daemon_sets", "k8s_list_daemonsets", "k8s_list_replica_sets",
+      "k8s_list_replicasets", "k8s_list_stateful_sets", "k8s_list_statefulsets"], "medium"),
+    # plants: a single respelt pair, and look-alike letters among the aliases
+    (["k8s_list_daemon_sets", "k8s_list_daemonsets", "k8s_get_pod"], "high"),
+    (["k8s_list_daemon_sets", "k8s_list_daemonsets", "k8s_list_replica_sets",
+      "k8s_list_replicasets", "k8s_list_stateful_sets", "k8s_list_stateful_sеts"], "high"),
+])
+def test_three_respelt_pairs_are_the_catalogues_aliases(names, expected):
+    assert _names_worst(names) == expected
