@@ -363,6 +363,15 @@ _WITH_USER = re.compile(r"\bwith\s+(?:the\s+|your\s+)?(?:users?|humans?|requeste
                         re.IGNORECASE)
 
 
+# (twenty-third revision) a send whose sender is not the model: a third party the tool's data
+# describes ("the organizer would like an invitee to send a response to the event"), or the
+# place a parameter names for the tool's own sending ("index: Index to send data to")
+_OTHER_SENDER = re.compile(r"""\b(?:invitees?|attendees?|recipients?|participants?|guests?|
+    organi[sz]ers?|reviewers?|approvers?|subscribers?|devices?|forwarders?|(?:index|indexes|
+    indices|destination|channel|topic|queue|bucket|stream|sink|target)\s+to)\s+
+    (?:(?:can|may|will|would|to|should)\s+)?\Z""", re.IGNORECASE | re.VERBOSE)
+
+
 def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
     run_down = False
     for label, m in _run(_TS104, text, ctx):
@@ -385,9 +394,14 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
                 yield Hit(m.start(), m.end(), "low", "shares output with the user")
                 continue
             external = _EXTERNAL.search(dest)
-            # "Send an email to the given address." opening a description is the tool's job
+            # "Send an email to the given address." opening a description is the tool's job,
+            # and so is a send by someone else or to the parameter's own place (above), unless
+            # it goes to an outside address
             opening = ctx.kind in _DESCRIBING and not text[:m.start()].strip()
-            high = not opening and (m.group("what").lower() in _SEND_HIGH or external)
+            other = ctx.kind in _DESCRIBING and (
+                _OTHER_SENDER.search(text, max(0, m.start() - 40), m.start()) is not None)
+            high = not opening and (external or (
+                not other and m.group("what").lower() in _SEND_HIGH))
             yield Hit(m.start(), m.end(), "high" if high else "medium",
                       "sends tool output or conversation elsewhere")
         elif _for_input(_Sentences(text).of(m.start(), m.end())):
@@ -848,11 +862,36 @@ _VENDOR = re.compile(r"\b(?:anthropic|openai|your\s+(?:developer|operator|admini
                      r"owner))\b", re.IGNORECASE)
 
 
+# (twenty-third revision) messages or alerts "from" a party as the object of the tool's own
+# operation ("Delete an alert from Splunk", "List system messages from Splunk server", "fetch
+# the entire set of messages from the server"): data the tool handles, not an order's sender;
+# a sentence that also says to follow or obey them still names one
+_HANDLED_MESSAGES = re.compile(r"""\b(?:list|lists|listing|get|gets|fetch|fetches|fetching|read|
+    reads|delete|deletes|remove|removes|retrieve|retrieves|sync|syncs|search|searches|query|
+    download|downloads|pull|pulls|poll|polls|receive|receives|archive|archives|export|exports|
+    count|counts|show|shows|view|views|filter|filters|clear|clears|dismiss|acknowledge)\s+
+    (?:(?:an?|the|all|any|every|each|new|unread|recent|system|entire|set|of|its|their)\s+){0,4}
+    \Z""", re.IGNORECASE | re.VERBOSE)
+_OBEYED = re.compile(r"\b(?:follow|obey|comply|as\s+instructed|do\s+what|carry\s+out)\b",
+                     re.IGNORECASE)
+
+
+def _handled_message(text: str, label: str, m: re.Match[str]) -> bool:
+    """Whether the sender or named-source match ``m`` is messages the tool's own operation
+    handles (``_HANDLED_MESSAGES`` just before it, and nothing says to obey them)."""
+    return (label in ("sender", "named")
+            and _HANDLED_MESSAGES.search(text, max(0, m.start() - 60), m.start()) is not None
+            and _OBEYED.search(text) is None)
+
+
 def _ts109(text: str, ctx: ScanContext) -> Iterator[Hit]:
     directive: bool | None = None
     hits = list(_run(_TS109, text, ctx))
     threatened = any(label in _PENALTY_LABELS for label, _ in hits)
     for label, m in hits:
+        if _handled_message(text, label, m):
+            yield Hit(m.start(), m.end(), "low", "names messages the tool itself handles")
+            continue
         if label in _ESCALATING:
             if directive is None:
                 directive = bool(_MODAL_DIRECTIVE.search(text) or _DIRECTIVE_CUE.search(text)
