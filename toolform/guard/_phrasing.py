@@ -560,8 +560,12 @@ _TAKE_VERB = _rx(r"""
 
 _EXAMPLE_HEAD = re.compile(r"\s*(?:[-*•]\s*)?(?:example|e\.g\.|for\s+example)\b", re.IGNORECASE)
 # A sentence that spells out a value's format names what goes in it; it asks for nothing.
+# (twenty-third revision) and so does one that says what the value maps to or is based on
+# ("By convention, this value should map to the user's email name")
 _FORMAT_EXPLAINED = re.compile(r"\bformatted\s+(?:as|like)\b|\bin\s+the\s+format\b|"
-                               r"\bwhere\s+[{<]\w+[}>]\s+(?:is|stands\s+for)\b", re.IGNORECASE)
+                               r"\bwhere\s+[{<]\w+[}>]\s+(?:is|stands\s+for)\b|"
+                               r"\b(?:value|name|id|identifier)\s+(?:should\s+|must\s+|will\s+)?"
+                               r"(?:maps?|corresponds?)\s+to\b", re.IGNORECASE)
 
 
 _HANDED = re.compile(r"\b(?:included|includes?|shared|shares?|appears?|sent|provided|passed|"

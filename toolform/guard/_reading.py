@@ -500,6 +500,11 @@ _WRITES_THERE = re.compile(r"""\b(?:writes?|written|save[sd]?|saving|output|temp
 _PAGING = re.compile(r"\b(?:next|previous|page|pages|pagination|paginate|continuation|cursor|"
                      r"more\s+results|next\s+set)\b|\b(?:paginat|continuation_|cursor_|page_)\w*",
                      re.IGNORECASE)
+# (twenty-third revision) "the original message" beside a reply, a sender or recipients is the
+# e-mail being answered, not the model's instructions
+_ORIGINAL_MAIL = re.compile(r"(?:the\s+)?original\s+message", re.IGNORECASE)
+_MAIL_WORDS = re.compile(r"\b(?:repl(?:y|ies)|replyTo|forward\w*|senders?|recipients?|inbox|"
+                         r"e-?mails?|mailbox|rfc\s*2?822)\b", re.IGNORECASE)
 # (twenty-third revision) a design system's tokens (named values of colour, spacing, type: the
 # W3C design-tokens format, a tokens.json file) are no secret
 _DESIGN_TOKEN = re.compile(r"\bdesign[\s-]+(?:tokens?|systems?)\b|\bdtcg\b|\btokens?\.json\b",
@@ -862,6 +867,11 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
             # "use the token in the next request": a page token; a count of tokens; a design
             # system's tokens
             m = None
+        if m and m is not pointed and _ORIGINAL_MAIL.fullmatch(m.group().strip()) and (
+                _MAIL_WORDS.search(piece)):
+            # "the original message" of a reply is the e-mail replied to (what else the
+            # clause names of the conversation is still read)
+            m = _CONVERSATION.search(piece, m.end()) or _WIDEN.search(piece)
         if m and not _kept_out(piece, 0, m.start()):
             # (fifteenth revision) the conversation named beside a secret documented as the
             # server's own configuration is where the secret should not end up ("Prefer
