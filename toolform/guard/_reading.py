@@ -500,6 +500,10 @@ _WRITES_THERE = re.compile(r"""\b(?:writes?|written|save[sd]?|saving|output|temp
 _PAGING = re.compile(r"\b(?:next|previous|page|pages|pagination|paginate|continuation|cursor|"
                      r"more\s+results|next\s+set)\b|\b(?:paginat|continuation_|cursor_|page_)\w*",
                      re.IGNORECASE)
+# (twenty-third revision) a checked document's schema pointer ("a $schema pointer to
+# designtokens.org"): the format the document declares, not where data goes
+_SCHEMA_POINTER = re.compile(r"(?:\$schema|\bschema)\s+(?:pointer|reference|ref|url|uri|link)?\s*"
+                             r"(?:to|at|of)?\s*[`'\"]?\Z", re.IGNORECASE)
 # (twenty-third revision) "the original message" beside a reply, a sender or recipients is the
 # e-mail being answered, not the model's instructions
 _ORIGINAL_MAIL = re.compile(r"(?:the\s+)?original\s+message", re.IGNORECASE)
@@ -784,6 +788,8 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
                 _DOC_LINK.search(piece, 0, moving.start())
                 or piece[max(moving.start() - 2, 0):moving.start()] == "]("):
             moving = None
+        if moving and _SCHEMA_POINTER.search(piece, max(0, moving.start() - 40), moving.start()):
+            moving = None  # a document's $schema pointer names its format, not a destination
         if (moving and (told or _PRESCRIBED_VALUE.search(piece)) and not _EXAMPLE.search(piece)
                 and not _EXPLAINS_VALUE.search(piece) and not _CONSTRAINS.search(piece)):
             out.append(("TS101", "high", f"prescribes {moving.group().strip()!r}, which moves "
