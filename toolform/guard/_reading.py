@@ -188,7 +188,7 @@ _USER_OVERRIDE = re.compile(rf"""\b(?:(?:whatever|whichever|whoever|whomever|(?<
 # "no need to tell the user", "don't bring up ...", "out of anything you show the user" do)
 _CONCEAL = re.compile(r"""\b(?:(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:ask|asking|tell|
     telling|inform|informing|mention|mentioning|confirm|confirming|notify|notifying|
-    alert|alerting|show|showing|warn|warning|checking|check)\b
+    alert|alerting|show|showing|warn|warning|checking|check)\b(?!\s*[=:(`'"])
     |(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:let|letting)\s+(?:the\s+|your\s+|a\s+)?
       (?:users?|customers?|them|him|her|anyone|anybody|owner|recipients?)\b
     |skip(?:ping)?\s+(?:the\s+|any\s+|all\s+)?(?:\w+\s+){0,2}(?:approval|approvals|confirmation|
@@ -205,6 +205,8 @@ _CONCEAL = re.compile(r"""\b(?:(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(
       discreetly)\b(?!\s+(?:returns?|fails?|ignored?|ignores|drops?|dropped|truncated?|skips?|
       skipped|overwrites?|succeeds?|falls?\s+back|exits?|discards?|discarded)\b))""",
                       re.IGNORECASE | re.VERBOSE)
+# (twenty-third revision: a word set to a value, "without confirm=true", names an argument, not
+# the act; the lookahead after the verbs)
 # A call to a tool whose name says it acts on the world rather than reads it.
 _ACTING_CALL = re.compile(r"""\b(?:call|invoke|run|execute|trigger|use|follow\s+(?:it|up|this)\s+with)
     \s+(?:the\s+)?[`'"]?
