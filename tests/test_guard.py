@@ -724,7 +724,8 @@ RECORDED_COUNTS = {
     ("confusables2",): (10, 0, 0, 5),  # blind, tenth revision: (9, 1, 0, 5)
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
-    ("blind10",): (57, 3, 2, 18),  # fourteenth revision: (54, 6, 3, 17)
+    ("blind10",): (57, 3, 1, 19),  # fourteenth revision: (54, 6, 3, 17); twenty-second
+    # (57, 3, 2, 18): an HTML comment that is a marker ("<!-- header -->") hides nothing
     ("blind11",): (55, 5, 3, 17),  # fourteenth: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
 }
 
@@ -769,7 +770,8 @@ BLIND_FILE_COUNTS = {
     "confusables18": (10, 0, 0, 5),  # scored once, twentieth revision
     "confusables19": (10, 0, 0, 5),  # scored once, twentieth revision
     "blind26": (49, 11, 4, 16),  # scored once, twenty-first revision (item 37)
-    "blind27": (50, 10, 8, 12),  # scored once, twenty-first revision
+    "blind27": (50, 10, 7, 13),  # scored once, twenty-first revision; twenty-second
+    # (50, 10, 8, 12): "the tables and columns you are allowed to query" scopes, grants nothing
     "confusables20": (10, 0, 1, 4),  # scored once, twenty-first revision
     "confusables21": (10, 0, 1, 4),  # scored once, twenty-first revision
     "blind28": (49, 11, 2, 18),  # scored once, twenty-second revision (item 39)
