@@ -256,13 +256,17 @@ _ASK_THE_USER = re.compile(r"\b(?:ask|asking)\s+(?:the\s+|your\s+)?(?:user|human
 _SCOPED_NOUN = re.compile(r"""(?<![\w'-])(?!(?:and|or|but|so|now|then|because|since|as|if|when|
     once|here|note|therefore|hence|thus|that|which|confirm\w*|say\w*|said|state\w*|verif\w*|
     know\w*|knew|mean\w*|assum\w*|believ\w*|guarantee\w*|ensur\w*|declar\w*|certif\w*|
-    decid\w*|agree\w*|approv\w*|tell\w*|told|remember\w*|trust\w*)\s)[a-z][\w/-]*\s+\Z""",
-                          re.IGNORECASE | re.VERBOSE)
+    decid\w*|agree\w*|approv\w*|tell\w*|told|remember\w*|trust\w*|mind|aware|sure|given|
+    assured|informed|advised|note[sd]?)\s)[a-z][\w/-]*\s+\Z""", re.IGNORECASE | re.VERBOSE)
+# the scoping form: "you are authorized/allowed/permitted/entitled", not "you have been granted"
+_SCOPE_GRANT = re.compile(r"you\s+are\s+(?:authori[sz]ed|allowed|permitted|entitled)\b",
+                          re.IGNORECASE)
 
 
 def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
     for label, m in _run(_TS103, text, ctx):
-        if label == "grant" and _SCOPED_NOUN.search(text, max(0, m.start() - 40), m.start()):
+        if (label == "grant" and _SCOPE_GRANT.match(m.group())
+                and _SCOPED_NOUN.search(text, max(0, m.start() - 40), m.start())):
             yield Hit(m.start(), m.end(), "medium", "scopes a thing to what the caller may reach")
             continue
         if label == "precedence" and not _PRECEDENCE_OVER_RULES.match(text, m.end()):
