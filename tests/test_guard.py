@@ -716,7 +716,8 @@ RECORDED_COUNTS = {
     ("dev3",): (68, 92, 7, 153),  # nineteenth revision: (63, 97, 8, 152)
     ("holdout7",): (47, 13, 0, 80),  # blind, sixth revision: (49, 11, 12, 68)
     ("holdout8",): (51, 9, 0, 80),  # blind, seventh: (56, 4, 11, 69); nineteenth (50, 10, 1, 79)
-    ("dev4",): (87, 73, 9, 151),  # nineteenth revision: (79, 81, 11, 149)
+    ("dev4",): (87, 73, 8, 152),  # nineteenth revision: (79, 81, 11, 149); twenty-second
+    # (87, 73, 9, 151): "keep secrets ... out of the PR body" is no secret handed over
     ("holdout9",): (51, 9, 0, 80),  # blind, eighth revision: (59, 1, 3, 77)
     ("blind1",): (54, 6, 2, 18),  # blind, ninth revision: (39, 21, 1, 19)
     ("confusables1",): (10, 0, 0, 5),  # blind, ninth revision: (9, 1, 2, 3)

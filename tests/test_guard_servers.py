@@ -108,7 +108,10 @@ RECORDED = {
     # Twenty-second revision (classes read on batch 13's failing servers and the development
     # servers, item 38a; tool names, item 38b; TS111 item 36a's winner, item 38c): with the
     # twenty-first, ("dev", None) was (317, 96492, 77, 292), held out 13: (15, 20)
-    ("dev", None): (342, 99455, 92, 312),
+    # Twenty-third revision (classes read on batch 14's failing servers and the development
+    # servers, docs/guard.md): with the twenty-second, ("dev", None) was (342, 99455, 92, 312),
+    # held out 13: (8, 24), 14: (13, 20)
+    ("dev", None): (342, 99455, 42, 322),
     ("heldout", 1): (54, 9998, 14, 47),
     ("heldout", 2): (12, 6043, 8, 8),
     ("heldout", 3): (31, 21693, 8, 27),
@@ -126,11 +129,11 @@ RECORDED = {
     ("heldout", 12): (22, 4805, 0, 22),
     # batch 13 (49 of 65 servers captured at their first start) scored once with the
     # twenty-first revision, frozen at 4486e41 (2026-12-06 14:39 UTC)
-    ("heldout", 13): (30, 6017, 8, 24),
+    ("heldout", 13): (30, 6017, 7, 24),
     # batch 14 (53 of 65 servers captured) scored once with the twenty-second revision, frozen
     # at dc283eb (2026-12-06 18:00 UTC); its development half (25 servers, 2,963 texts, 21
     # high, 18 exit 0) joins ("dev", None), which was (317, 96492, 71, 294) before it
-    ("heldout", 14): (28, 5298, 13, 20),
+    ("heldout", 14): (28, 5298, 4, 25),
 }
 
 

@@ -17,8 +17,9 @@ from typing import Callable, Iterator
 
 from ._rule import Hit, MAX_DECODE_CHARS, ScanContext
 from ._sentences import _rx, words_of
-from ._reading import (_ADDRESS, _clauses, _CONCEAL, _DESTINATION, _imperatives, _SEND_TO,
-                       _TOOL_REF, _UNIVERSAL, _USER_OVERRIDE)
+from ._reading import (_ADDRESS, _ADDRESS_WORDS, _clauses, _CONCEAL, _DESTINATION,
+                       _IMP_VERB_WORDS, _imperatives, _SEND_TO, _TOOL_REF, _UNIVERSAL,
+                       _USER_OVERRIDE)
 
 __all__ = ["INVISIBLE_CLASS", "TS107_WAKES", "identifier_order", "invisible_spans"]
 
@@ -36,11 +37,31 @@ def _is_emoji(ch: str) -> bool:
     return ch != "" and (ord(ch) >= 0x1F000 or 0x2600 <= ord(ch) <= 0x27BF)
 
 
+# (twenty-third revision) Scripts whose spelling puts a zero-width (non-)joiner between letters:
+# Arabic and the scripts written with it (Persian "پیش\u200cفروش", Urdu), Syriac, and the Indic
+# scripts from Devanagari to Sinhala, where a joiner after a virama picks a conjunct's form.
+_JOINING_SCRIPT = re.compile("[\u0600-\u06ff\u0700-\u074f\u0750-\u077f\u08a0-\u08ff"
+                             "\u0900-\u0dff\ufb50-\ufdff\ufe70-\ufeff]")
+
+
+def _spelling_joiner(text: str, start: int, end: int) -> bool:
+    """Whether the run ``text[start:end]`` is one joiner that spells a word: a zero-width
+    joiner between two emoji (a family or profession sequence), or a zero-width non-joiner or
+    joiner between two letters of a script that uses them (``_JOINING_SCRIPT``). A run of
+    several, or one beside Latin letters, a space or the field's edge, still hides."""
+    run, before, after = text[start:end], text[start - 1:start], text[end:end + 1]
+    if run == "\u200d" and _is_emoji(before) and _is_emoji(after):
+        return True
+    return (run in ("\u200c", "\u200d") and _JOINING_SCRIPT.match(before) is not None
+            and _JOINING_SCRIPT.match(after) is not None)
+
+
 def invisible_spans(text: str) -> list[tuple[int, int]]:
     """Runs of invisible characters the guard treats as hidden text.
 
-    A zero-width joiner between two emoji (a family or profession emoji sequence) is not
-    counted.
+    A zero-width joiner between two emoji (a family or profession emoji sequence), and a
+    zero-width non-joiner or joiner between two letters of a script whose spelling uses it
+    (Persian, Arabic, the Indic scripts), are not counted.
 
     Returns
     -------
@@ -49,8 +70,7 @@ def invisible_spans(text: str) -> list[tuple[int, int]]:
     """
     out = []
     for m in _INVISIBLE.finditer(text):
-        if (m.group() == "\u200d" and _is_emoji(text[m.start() - 1:m.start()])
-                and _is_emoji(text[m.end():m.end() + 1])):
+        if _spelling_joiner(text, m.start(), m.end()):
             continue
         out.append((m.start(), m.end()))
     return out
@@ -192,19 +212,45 @@ def _deciphered(body: str) -> str | None:
 # "<hidden>", an "assistant" or "directive" name) stay high.
 _CONDITIONAL_COMMENT = re.compile(r"<!--\s*(?:\[\s*(?:if\b[^\]]{0,60}|endif)\s*\]\s*>?|-*\s*-->)",
                                   re.IGNORECASE)
+# (twenty-third revision) a comment that is a marker: one to three words naming what stands
+# there ("<!-- image -->", a converter's placeholder; "<!-- TODO: narration -->"; "<!-- header
+# -->"), none of them a verb of an order, a word for the model or one for a secret or for hiding
+# ("<!-- model-only -->", "<!-- token: ... -->" stay high): it says nothing to anyone
+_MARKER_COMMENT = re.compile(r"<!--\s*(?P<body>[A-Za-z]+(?:[\s:_-]+[A-Za-z]+){0,2})\s*:?\s*-->\Z")
+_NOT_MARKER_WORDS = frozenset(_IMP_VERB_WORDS) | _ADDRESS_WORDS | frozenset({
+    "only", "hidden", "hide", "secret", "secrets", "private", "internal", "confidential",
+    "system", "prompt", "instruction", "instructions", "token", "tokens", "key", "keys",
+    "password", "passwords", "credential", "credentials", "admin", "note", "important",
+    "always", "never", "must", "you", "your", "user", "users", "human", "humans"})
 _SOFT_TAG = re.compile(r"(?:hints?|notes?|sidenotes?|context|rules?|polic(?:y|ies)|task|mcp[\w-]*|"
                        r"tool[-_]?instructions?|[\w-]*warning)\Z", re.IGNORECASE)
 _PLACEHOLDER_BEFORE = re.compile(r"[\[(,\"'=/:|{]\s*\Z")
 _PLACEHOLDER_AFTER = re.compile(r"\s*[\],)\"'|}.]")
 
 
+# (twenty-third revision) placeholders in angle brackets: one inside a URL or host template
+# ("https://<app_name>-<cube>.<cube-mcp apex>", no space since the scheme), and one whose first
+# word is followed by a comma, which no HTML tag's name is ("shown as '<hidden, N chars>'", a
+# masked value's display); a tag with a hiding attribute ("<span hidden>") stays high
+_IN_URL = re.compile(r"[a-z][\w+.-]*://\S*\Z", re.IGNORECASE)
+_NOT_A_TAG = re.compile(r"<\s*[\w-]+\s*,")
+
+
 def _markup_hit(text: str, m: re.Match[str], kind: str, detail: str) -> Hit:
     """TS107's hit for one piece of markup: high unless it hides nothing (see above)."""
+    if kind in ("tag", "css") and "</" not in m.group() and (
+            _IN_URL.search(text, max(0, m.start() - 200), m.start())
+            or _NOT_A_TAG.match(m.group())):
+        return Hit(m.start(), m.end(), "low", "a placeholder in angle brackets")
     if kind == "comment":
         plain = _CONDITIONAL_COMMENT.match(m.group())
         if plain:
             return Hit(m.start(), m.start() + plain.end(), "low",
                        "HTML conditional or empty comment (markup, hides nothing)")
+        marker = _MARKER_COMMENT.match(m.group())
+        if marker and not _NOT_MARKER_WORDS.intersection(
+                re.findall(r"[a-z]+", marker.group("body").lower())):
+            return Hit(m.start(), m.end(), "low", "HTML comment used as a marker (hides nothing)")
     if kind == "tag":
         closed = "</" in m.group()
         if not closed and (_PLACEHOLDER_BEFORE.search(text, max(0, m.start() - 3), m.start())
@@ -488,10 +534,24 @@ _TITLE_CASE = re.compile(r"(?:[^\sA-Za-z]*[A-Z0-9][^\s]*|\(?(?:a|an|the|in|on|of
                          r"by|with|from|you)\)?)(?:\s+|\Z)")
 
 
+# (twenty-third revision) a title that is its own action on the user's thing, in sentence case:
+# a verb, "your" and the thing ("Connect your Delta account", "Save your Delta credentials");
+# not a verb that sets rules aside or hands something over, nor the model's rules as the thing
+# ("Ignore your previous instructions", "Send your API key to support")
+_VERB_YOUR_THING = re.compile(r"""\A\s*(?!(?:ignore|disregard|forget|override|bypass|skip|send|
+    share|forward|email|post|upload|paste|reveal|give|tell|leak|export|copy|disable|drop)\b)
+    [A-Za-z]+\s+(?P<your>your)\s+(?:(?!(?:instructions?|rules?|guidelines?|prompts?|system|
+    previous|prior|limits?|restrictions?|safety|polic(?:y|ies)|orders?|to|into|with|and|then)\b)
+    [\w-]+\s*){1,3}\Z""", re.IGNORECASE | re.VERBOSE)
+
+
 def _whose_account(text: str, m: re.Match[str]) -> bool:
     """Whether the title's ``you`` or ``your`` at ``m`` names the user the action acts as
     ("as you") or whose thing it acts on ("Your Slack Message"), in a title of Title Case
-    words."""
+    words or one of a verb, "your" and the thing (``_VERB_YOUR_THING``)."""
+    own = _VERB_YOUR_THING.match(text)
+    if own is not None and own.start("your") == m.start():
+        return True
     said = m.group().lower()
     if said not in ("you", "your") or not all(
             _TITLE_CASE.fullmatch(w + " ") for w in text.split()):

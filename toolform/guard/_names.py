@@ -330,6 +330,32 @@ def _edit_family(parts: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, s
     return (a, b) if a <= b else (b, a)
 
 
+def _respelt_pairs(names: Sequence[str]) -> int:
+    """How many plain ASCII names of the catalogue have the letters of an earlier plain ASCII
+    name, once case and separators are set aside (``k8s_list_daemonsets`` after
+    ``k8s_list_daemon_sets``)."""
+    keys = collections.Counter(_skeleton(n) for n in names if n.isascii())
+    return sum(count - 1 for key, count in keys.items() if key and count > 1)
+
+
+def _vocabulary(names: Sequence[str]) -> dict[str, set[int]]:
+    """Each word of the catalogue's names (plural ``s`` set aside) and the names it is in."""
+    out: dict[str, set[int]] = collections.defaultdict(set)
+    for i, name in enumerate(names):
+        for word in _parts(name):
+            out[word[:-1] if word.endswith("s") else word].add(i)
+    return out
+
+
+def _own_words(family: tuple[str, str], pair: tuple[int, int],
+               vocabulary: dict[str, set[int]]) -> bool:
+    """Whether both words in which two names one letter apart differ are words the catalogue
+    uses in another of its names (twenty-third revision: ``podman_pod_top`` beside
+    ``podman_pod_stop`` where ``container_top`` and ``container_stop`` are tools too; an
+    impostor's misspelt word, ``get_weathr``, is in no other name)."""
+    return all(vocabulary.get(word, set()) - set(pair) for word in family)
+
+
 def _letter_schemed(keys: set[str]) -> int:
     """How many of the catalogue's name keys are another key with one letter put in front
     (``hset`` and ``set``, ``psubscribe`` and ``subscribe`` in Redis's catalogue)."""
@@ -387,6 +413,7 @@ def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
     for name in names:
         for w in set(_parts(name)):
             holders[w] = holders.get(w, 0) + 1
+    respelt = _respelt_pairs(names)
     for i, name in enumerate(names):
         key = _skeleton(name)
         if not key:
@@ -456,7 +483,13 @@ def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
             j = seen[key]
             how = ("uses look-alike letters" if not name.isascii()
                    else "differs only in case or separators")
-            yield i, j, "high", f"looks like {names[j]!r} ({how})"
+            # (twenty-third revision) three or more such pairs of plain ASCII names are the
+            # catalogue's own aliases (k8s_list_daemonsets beside k8s_list_daemon_sets, and
+            # replicasets, statefulsets alike); a single pair still imitates
+            aliased = name.isascii() and names[j].isascii() and respelt >= 3
+            yield i, j, "medium" if aliased else "high", (
+                f"looks like {names[j]!r} ({how}, as {respelt} pairs of the catalogue do)"
+                if aliased else f"looks like {names[j]!r} ({how})")
             continue
         as_letters = key.translate(_LEET)
         if as_letters in leet and leet[as_letters][1] != key:
@@ -501,9 +534,13 @@ def shadowing(names: Sequence[str], descriptions: Sequence[str] | None = None
     # over several operations, and a naming scheme puts one letter in front of several names
     families = collections.Counter(f for _i, _j, f, _a, _b in dropped if f is not None)
     schemed = _letter_schemed(set(seen)) >= 3 if dropped else False
+    vocabulary = _vocabulary(names) if dropped else {}
     for i, j, family, key, other_key in dropped:
         short, long_ = sorted((key, other_key), key=len)
-        if family is not None and families[family] >= 2:
+        if family is not None and _own_words(family, (i, j), vocabulary):
+            yield i, j, "medium", (f"one letter from {names[j]!r}, and both {family[0]!r} and "
+                                   f"{family[1]!r} name other tools of the catalogue")
+        elif family is not None and families[family] >= 2:
             yield i, j, "medium", (f"one letter from {names[j]!r}, as {families[family]} pairs of "
                                    f"the catalogue are ({family[0]!r}, {family[1]!r})")
         elif schemed and long_[1:] == short:

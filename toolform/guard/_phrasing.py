@@ -15,7 +15,7 @@ from ._foreign import foreign_hits, foreign_tool_order
 from ._rule import Hit, ScanContext, _VALUE_KINDS
 from ._sentences import _gate, _run, _rx, _Sentences
 from ._reading import (_ACTING_CALL, _OWN_FIELD, _UNPROMPTED, moves_data, opaque_code, _DESCRIBING, _DIRECTIVE_CUE, _directives, _EMAIL, _EXPLAINS, _for_input,
-                       _general, _KEEP_SAFE, _kept_out, _OWN_SECRET, _LITERAL, _SCALAR, _SECRET_ANY,
+                       _general, _KEEP_SAFE, _kept_out, _OWN_SECRET, _ROUTING_HEAD, _LITERAL, _SCALAR, _SECRET_ANY,
                        _STRONG, _STRONG_RX, _UNCONDITIONAL, _URL, _CONVERSATION)
 __all__ = ["NAME_TOKEN"]
 
@@ -249,8 +249,26 @@ _ASK_THE_USER = re.compile(r"\b(?:ask|asking)\s+(?:the\s+|your\s+)?(?:user|human
                            re.IGNORECASE)
 
 
+# (twenty-third revision) "you are authorized" right after a noun is a relative clause that
+# scopes the noun to what the caller's account may reach ("the cubes you are authorized to
+# read", "Cube name you are authorized for"), not a grant; a reporting verb before it ("the
+# admin confirms you are authorized to ...") or a sentence that begins with it still grants
+_SCOPED_NOUN = re.compile(r"""(?<![\w'-])(?!(?:and|or|but|so|now|then|because|since|as|if|when|
+    once|here|note|therefore|hence|thus|that|which|confirm\w*|say\w*|said|state\w*|verif\w*|
+    know\w*|knew|mean\w*|assum\w*|believ\w*|guarantee\w*|ensur\w*|declar\w*|certif\w*|
+    decid\w*|agree\w*|approv\w*|tell\w*|told|remember\w*|trust\w*|mind|aware|sure|given|
+    assured|informed|advised|note[sd]?)\s)[a-z][\w/-]*\s+\Z""", re.IGNORECASE | re.VERBOSE)
+# the scoping form: "you are authorized/allowed/permitted/entitled", not "you have been granted"
+_SCOPE_GRANT = re.compile(r"you\s+are\s+(?:authori[sz]ed|allowed|permitted|entitled)\b",
+                          re.IGNORECASE)
+
+
 def _ts103(text: str, ctx: ScanContext) -> Iterator[Hit]:
     for label, m in _run(_TS103, text, ctx):
+        if (label == "grant" and _SCOPE_GRANT.match(m.group())
+                and _SCOPED_NOUN.search(text, max(0, m.start() - 40), m.start())):
+            yield Hit(m.start(), m.end(), "medium", "scopes a thing to what the caller may reach")
+            continue
         if label == "precedence" and not _PRECEDENCE_OVER_RULES.match(text, m.end()):
             # "'id_no' takes precedence over 'name'", "over x,y": the tool's own inputs
             yield Hit(m.start(), m.end(), "low", "orders the tool's own parameters")
@@ -349,6 +367,15 @@ _WITH_USER = re.compile(r"\bwith\s+(?:the\s+|your\s+)?(?:users?|humans?|requeste
                         re.IGNORECASE)
 
 
+# (twenty-third revision) a send whose sender is not the model: a third party the tool's data
+# describes ("the organizer would like an invitee to send a response to the event"), or the
+# place a parameter names for the tool's own sending ("index: Index to send data to")
+_OTHER_SENDER = re.compile(r"""\b(?:invitees?|attendees?|recipients?|participants?|guests?|
+    organi[sz]ers?|reviewers?|approvers?|subscribers?|devices?|forwarders?|(?:index|indexes|
+    indices|destination|channel|topic|queue|bucket|stream|sink|target)\s+to)\s+
+    (?:(?:can|may|will|would|to|should)\s+)?\Z""", re.IGNORECASE | re.VERBOSE)
+
+
 def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
     run_down = False
     for label, m in _run(_TS104, text, ctx):
@@ -371,9 +398,14 @@ def _ts104(text: str, ctx: ScanContext) -> Iterator[Hit]:
                 yield Hit(m.start(), m.end(), "low", "shares output with the user")
                 continue
             external = _EXTERNAL.search(dest)
-            # "Send an email to the given address." opening a description is the tool's job
+            # "Send an email to the given address." opening a description is the tool's job,
+            # and so is a send by someone else or to the parameter's own place (above), unless
+            # it goes to an outside address
             opening = ctx.kind in _DESCRIBING and not text[:m.start()].strip()
-            high = not opening and (m.group("what").lower() in _SEND_HIGH or external)
+            other = ctx.kind in _DESCRIBING and (
+                _OTHER_SENDER.search(text, max(0, m.start() - 40), m.start()) is not None)
+            high = not opening and (external or (
+                not other and m.group("what").lower() in _SEND_HIGH))
             yield Hit(m.start(), m.end(), "high" if high else "medium",
                       "sends tool output or conversation elsewhere")
         elif _for_input(_Sentences(text).of(m.start(), m.end())):
@@ -532,8 +564,12 @@ _TAKE_VERB = _rx(r"""
 
 _EXAMPLE_HEAD = re.compile(r"\s*(?:[-*•]\s*)?(?:example|e\.g\.|for\s+example)\b", re.IGNORECASE)
 # A sentence that spells out a value's format names what goes in it; it asks for nothing.
+# (twenty-third revision) and so does one that says what the value maps to or is based on
+# ("By convention, this value should map to the user's email name")
 _FORMAT_EXPLAINED = re.compile(r"\bformatted\s+(?:as|like)\b|\bin\s+the\s+format\b|"
-                               r"\bwhere\s+[{<]\w+[}>]\s+(?:is|stands\s+for)\b", re.IGNORECASE)
+                               r"\bwhere\s+[{<]\w+[}>]\s+(?:is|stands\s+for)\b|"
+                               r"\b(?:value|name|id|identifier)\s+(?:should\s+|must\s+|will\s+)?"
+                               r"(?:maps?|corresponds?)\s+to\b", re.IGNORECASE)
 
 
 _HANDED = re.compile(r"\b(?:included|includes?|shared|shares?|appears?|sent|provided|passed|"
@@ -600,6 +636,35 @@ def _takes(sentence: str) -> bool:
                for m in _TAKE_VERB.finditer(sentence))
 
 
+# (twenty-third revision) an act on a secret or a private file put under the user's own yes
+# ("Confirm with the user before sending values taken from a local .env file"): the user is
+# brought in, nothing goes behind their back
+_USER_CONFIRMS = re.compile(r"""\b(?:confirm|check)\s+with\s+the\s+user\s+(?:first\s+)?before\b
+    |\b(?:ask|get)\s+(?:the\s+user(?:'s)?\s+)?(?:for\s+)?(?:the\s+user'?s\s+)?(?:permission|approval|
+    confirmation|consent)\s+before\b|\bonly\s+(?:after|once|if|when)\s+the\s+user\s+(?:has\s+)?
+    (?:explicitly\s+)?(?:confirm|approv|agree|consent)""", re.IGNORECASE | re.VERBOSE)
+_ROUTING = re.compile(rf"\A\W*{_ROUTING_HEAD}", re.IGNORECASE)
+
+
+def _stays(text: str, sentence: str, start: int, end: int) -> bool:
+    """Whether the secret or private file at ``text[start:end]`` (in ``sentence``) stays where
+    it is: its sentence, read whole across line breaks, puts the act on it under the user's
+    confirmation (``_USER_CONFIRMS``), or it is a clause that says when a tool is or is not for
+    a task, whose subject the secret is (``_ROUTING_HEAD``); and nothing in it sends the secret
+    to an address or into what the model writes (``_ADDRESSED_MOVE``)."""
+    head = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    tail = _SENTENCE_END.search(text, end)
+    whole = text[head:tail.end() if tail else len(text)]
+    return any((_USER_CONFIRMS.search(piece) or _ROUTING.match(piece))
+               and not _ADDRESSED_MOVE.search(piece) for piece in (sentence, whole))
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n\s*\n")
+_ADDRESSED_MOVE = re.compile(r"https?://|[\w.+-]+@[\w-]+\.[\w.]+|\b(?:in(?:to)?\s+(?:the\s+|your\s+)?"
+                             r"(?:body|notes?|reply|response|summary|comment|ticket))\b",
+                             re.IGNORECASE)
+
+
 def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
     sentences = _Sentences(text)
     told: list[tuple[int, int]] | None = None
@@ -645,7 +710,8 @@ def _ts105(text: str, ctx: ScanContext) -> Iterator[Hit]:
                 _TAKE_VERB.search(text, max(start, m.start() - 60), m.start()) is not None
                 and not _EXAMPLE_HEAD.match(text, start)
                 and not _command_word(text, m.start(), m.end()))) and (
-                label == "file" or not _OWN_SECRET.search(sentences.of(m.start(), m.end())))
+                label == "file" or not _OWN_SECRET.search(sentences.of(m.start(), m.end()))
+            ) and not _stays(text, sentences.of(m.start(), m.end()), m.start(), m.end())
             yield Hit(m.start(), m.end(), "high" if taken else "medium",
                       f"asks to pass on {m.group().strip()!r}" if taken
                       else f"mentions {m.group().strip()!r} in an instruction")
@@ -804,11 +870,36 @@ _VENDOR = re.compile(r"\b(?:anthropic|openai|your\s+(?:developer|operator|admini
                      r"owner))\b", re.IGNORECASE)
 
 
+# (twenty-third revision) messages or alerts "from" a party as the object of the tool's own
+# operation ("Delete an alert from Splunk", "List system messages from Splunk server", "fetch
+# the entire set of messages from the server"): data the tool handles, not an order's sender;
+# a sentence that also says to follow or obey them still names one
+_HANDLED_MESSAGES = re.compile(r"""\b(?:list|lists|listing|get|gets|fetch|fetches|fetching|read|
+    reads|delete|deletes|remove|removes|retrieve|retrieves|sync|syncs|search|searches|query|
+    download|downloads|pull|pulls|poll|polls|receive|receives|archive|archives|export|exports|
+    count|counts|show|shows|view|views|filter|filters|clear|clears|dismiss|acknowledge)\s+
+    (?:(?:an?|the|all|any|every|each|new|unread|recent|system|entire|set|of|its|their)\s+){0,4}
+    \Z""", re.IGNORECASE | re.VERBOSE)
+_OBEYED = re.compile(r"\b(?:follow|obey|comply|as\s+instructed|do\s+what|carry\s+out)\b",
+                     re.IGNORECASE)
+
+
+def _handled_message(text: str, label: str, m: re.Match[str]) -> bool:
+    """Whether the sender or named-source match ``m`` is messages the tool's own operation
+    handles (``_HANDLED_MESSAGES`` just before it, and nothing says to obey them)."""
+    return (label in ("sender", "named")
+            and _HANDLED_MESSAGES.search(text, max(0, m.start() - 60), m.start()) is not None
+            and _OBEYED.search(text) is None)
+
+
 def _ts109(text: str, ctx: ScanContext) -> Iterator[Hit]:
     directive: bool | None = None
     hits = list(_run(_TS109, text, ctx))
     threatened = any(label in _PENALTY_LABELS for label, _ in hits)
     for label, m in hits:
+        if _handled_message(text, label, m):
+            yield Hit(m.start(), m.end(), "low", "names messages the tool itself handles")
+            continue
         if label in _ESCALATING:
             if directive is None:
                 directive = bool(_MODAL_DIRECTIVE.search(text) or _DIRECTIVE_CUE.search(text)

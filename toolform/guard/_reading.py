@@ -188,7 +188,7 @@ _USER_OVERRIDE = re.compile(rf"""\b(?:(?:whatever|whichever|whoever|whomever|(?<
 # "no need to tell the user", "don't bring up ...", "out of anything you show the user" do)
 _CONCEAL = re.compile(r"""\b(?:(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:ask|asking|tell|
     telling|inform|informing|mention|mentioning|confirm|confirming|notify|notifying|
-    alert|alerting|show|showing|warn|warning|checking|check)\b
+    alert|alerting|show|showing|warn|warning|checking|check)\b(?!\s*[=:(`'"])
     |(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:let|letting)\s+(?:the\s+|your\s+|a\s+)?
       (?:users?|customers?|them|him|her|anyone|anybody|owner|recipients?)\b
     |skip(?:ping)?\s+(?:the\s+|any\s+|all\s+)?(?:\w+\s+){0,2}(?:approval|approvals|confirmation|
@@ -205,6 +205,8 @@ _CONCEAL = re.compile(r"""\b(?:(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(
       discreetly)\b(?!\s+(?:returns?|fails?|ignored?|ignores|drops?|dropped|truncated?|skips?|
       skipped|overwrites?|succeeds?|falls?\s+back|exits?|discards?|discarded)\b))""",
                       re.IGNORECASE | re.VERBOSE)
+# (twenty-third revision: a word set to a value, "without confirm=true", names an argument, not
+# the act; the lookahead after the verbs)
 # A call to a tool whose name says it acts on the world rather than reads it.
 _ACTING_CALL = re.compile(r"""\b(?:call|invoke|run|execute|trigger|use|follow\s+(?:it|up|this)\s+with)
     \s+(?:the\s+)?[`'"]?
@@ -398,7 +400,7 @@ _SECRET_AS_MODIFIER = (r"(?:'s\b|\s+(?:contracts?|vaults?|address(?:es)?|ids?|sy
                        r"supply|balances?|amounts?|decimals|standards?|types?|holders?|"
                        r"transfers?|prices?|metadata|counts?|usage|budgets?|limits?|"
                        r"providers?|managers?|stores?|endpoints?|policy|policies|rotation|"
-                       r"expir\w*|lifetime|scopes?|format|defaults?)\b"
+                       r"expir\w*|lifetime|scopes?|format|defaults?|systems?)\b"
                        r"|\s+(?:is|are|was)\s+(?:a|an|available|"
                        r"present|set|valid|invalid|missing|expired|required|configured)\b)")
 _POINTED_SECRET = re.compile(rf"""\b(?:the\s+user'?s|users'|your|their|his|her|its|the|all|any|
@@ -498,7 +500,21 @@ _WRITES_THERE = re.compile(r"""\b(?:writes?|written|save[sd]?|saving|output|temp
     (?:the\s+|your\s+)?(?:current\s+)?(?:repository|repo|project|workspace)\s+root)\b""",
                            re.IGNORECASE | re.VERBOSE)
 _PAGING = re.compile(r"\b(?:next|previous|page|pages|pagination|paginate|continuation|cursor|"
-                     r"more\s+results|next\s+set)\b", re.IGNORECASE)
+                     r"more\s+results|next\s+set)\b|\b(?:paginat|continuation_|cursor_|page_)\w*",
+                     re.IGNORECASE)
+# (twenty-third revision) a checked document's schema pointer ("a $schema pointer to
+# designtokens.org"): the format the document declares, not where data goes
+_SCHEMA_POINTER = re.compile(r"(?:\$schema|\bschema)\s+(?:pointer|reference|ref|url|uri|link)?\s*"
+                             r"(?:to|at|of)?\s*[`'\"]?\Z", re.IGNORECASE)
+# (twenty-third revision) "the original message" beside a reply, a sender or recipients is the
+# e-mail being answered, not the model's instructions
+_ORIGINAL_MAIL = re.compile(r"(?:the\s+)?original\s+message", re.IGNORECASE)
+_MAIL_WORDS = re.compile(r"\b(?:repl(?:y|ies)|replyTo|forward\w*|senders?|recipients?|inbox|"
+                         r"e-?mails?|mailbox|rfc\s*2?822)\b", re.IGNORECASE)
+# (twenty-third revision) a design system's tokens (named values of colour, spacing, type: the
+# W3C design-tokens format, a tokens.json file) are no secret
+_DESIGN_TOKEN = re.compile(r"\bdesign[\s-]+(?:tokens?|systems?)\b|\bdtcg\b|\btokens?\.json\b",
+                           re.IGNORECASE)
 _TOKEN_ONLY = re.compile(r"\btokens?\s*\Z", re.IGNORECASE)
 # "token" as a unit of text a model reads (fourteenth revision): "cached token totals", "max
 # tokens", "token usage"; a count, not a secret
@@ -513,6 +529,16 @@ _KEEP_SAFE = re.compile(r"""\b(?:be\s+)?kept\s+(?:\w+\s+)?(?:secret|confidential
     |\bshould\s+(?:never|not)\s+be\s+(?:added|committed|logged|shared|displayed|shown|exposed|stored)
     |\bwithout\s+revealing\b|\bredacted\s+from\b|\bsafe\s+way\b""",
                         re.IGNORECASE | re.VERBOSE)
+# (twenty-third revision) a secret that stays where it is: what a sentence that moves one says
+# after it (a verb that hands over, or a place in what the model writes), and the heads of the
+# clauses that say when a tool is or is not for a task ("Use when:", "Not for:", "When NOT to
+# use:"), where a secret is the task's subject ("Not for: secrets in files (use repo_scanner)")
+_MOVES_SECRET = (r"(?:\b(?:send|sends|post|posts|forward|include|includes|attach|paste|copy|share|"
+                 r"upload|email|reveal|print|echo|log)\b|\bin(?:to)?\s+(?:the\s+|your\s+)?(?:body|"
+                 r"notes?|reply|response|message|output|summary|comment|ticket)\b|https?://)")
+_ROUTING_HEAD = (r"(?:use\s+(?:this\s+(?:tool\s+)?|it\s+)?when|when\s+(?:not\s+)?to\s+use|"
+                 r"not\s+for|do\s+not\s+use\s+(?:this\s+|it\s+)?(?:for|when)|"
+                 r"don'?t\s+use\s+(?:this\s+|it\s+)?(?:for|when))\b[^:\n]{0,24}:")
 # A secret documented as the tool's own (thirteenth revision): the one it creates, returns or
 # reveals to the caller ("The token is only shown once upon creation", "include the created
 # password in the response"), an option's flag ("If true, include the secret value ..."), or a
@@ -533,6 +559,9 @@ _OWN_SECRET = re.compile(r"""\A\W*(?:if|when)\s+(?:set\s+to\s+)?(?:true|false|en
     |\b(?:returned|generated|issued|newly\s+created|solved|minted|resulting)\s+(?:[\w-]+\s+)?
      (?:tokens?|keys?|secrets?|
      passwords?|credentials?)\b
+    |\b(?:produced|returned|issued|generated|minted)\s+(?:the|this|that|its)\s+(?:[\w-]+\s+)?
+     (?:tokens?|keys?|secrets?)\b|\b(?:tokens?|keys?)\s+(?:returned|produced|issued|generated)\s+
+     (?:by|from|in)\b
     |\b(?:revokes?|rotates?|invalidates?|regenerates?|refreshes)\s+(?:all\s+|any\s+|the\s+|
      existing\s+)?(?:[\w-]+\s+){0,2}?(?:tokens?|keys?|secrets?|credentials?)\b
     |\bsupports?\s+(?:\w+\s+){0,4}?(?:auth|authentication|login)\b|\bauth(?:entication)?\s+
@@ -544,10 +573,28 @@ _OWN_SECRET = re.compile(r"""\A\W*(?:if|when)\s+(?:set\s+to\s+)?(?:true|false|en
      (?!\s+(?:to\s+be\s+|be\s+)?(?:sent|passed|included|attached|provided|supplied|shared|
         forwarded|pasted|copied|given|added|in\s+the))
     |\b(?:set|setting|configure|configuring|export|exporting|define|defining|prefer|preferably)\s+
-     (?:the\s+|your\s+)?\S+\s+in\s+(?:the\s+|your\s+)?(?:[\w-]+\s+){0,3}?(?:environment|env)\b
+     (?:the\s+|your\s+)?\S+\s+(?:(?:environment|env)\s+variable\s+)?in\s+(?:the\s+|your\s+)?
+     (?:[\w-]+\s+){0,3}?(?:environment|env\b|server(?:'s)?\s+(?:registration|config(?:uration)?|
+     settings|entry|definition))
     |\b(?:configured|set|defined|provided)\s+(?:via|in|by|through)\s+(?:the\s+|your\s+)?(?:[\w-]+\s+){0,2}?
-     (?:environment|env)(?:\s+variables?)?\b""",
-                         re.IGNORECASE | re.VERBOSE)
+     (?:environment|env)(?:\s+variables?)?\b
+    |\b(?:override|overridden|overridable|configurable)\s+(?:it\s+|this\s+)?(?:with|via|by|through|
+     using)\s+\W{0,2}(?-i:[A-Z][A-Z0-9]*_[A-Z0-9_]+)
+    |(?:需要|要求|必须|必需|必須)\s*(?:设置|配置|設定|提供)?\s*[\w/ ]{0,40}?(?-i:[A-Z][A-Z0-9]*_
+     (?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)\b)
+    |(?-i:[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)\b)\s*(?:が|가|이|를|을)?\s*
+     (?:必要|필요|需要)
+    |\b(?:with|using|via)\s+(?:the\s+|your\s+)?(?:configured\s+|local\s+)?(?-i:[A-Z][A-Z0-9]*_
+     (?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)\b)(?![^.;\n]*{_MOVES_SECRET})
+    |\b(?:verif(?:y|ies|ying)|validat(?:e|es|ing)|check(?:s|ing)?|test(?:s|ing)?|keep|keeps|
+     reuse|reuses|retain|retains)\s+(?:[\w-]+\s+){0,5}?(?:the\s+|your\s+|its\s+|same\s+)?
+     (?:api[\s_-]?keys?|tokens?|credentials?|secrets?|passwords?)\b(?!\s+(?:in|into|to|inside|
+     within|on|under|with|for|as|by)\b)(?![^.;\n]*{_MOVES_SECRET})
+    |\b(?:they|an?\s+admin(?:istrator)?|the\s+admin(?:istrator)?|the\s+(?:account\s+)?owner)\s+
+     (?:can|could|may|must|should|needs?\s+to)\s+(?:use|create|generate)\s+(?:an?\s+|their\s+)?
+     (?:[\w-]+\s+){0,2}?(?:api[\s_-]?keys?|tokens?)\b(?![^.;\n]*{_MOVES_SECRET})
+    |\A\W*{_ROUTING_HEAD}""".replace("{_MOVES_SECRET}", _MOVES_SECRET).replace(
+    "{_ROUTING_HEAD}", _ROUTING_HEAD), re.IGNORECASE | re.VERBOSE)
 _RELATIVE = re.compile(r"\b(?:whom|which|whose|where|that)\b[^,;.]*\Z", re.IGNORECASE)
 # A relative clause with a verb of its own ("keys that appeared earlier in the chat should ...")
 # has ended before the modal, which then belongs to the main clause.
@@ -743,6 +790,8 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
                 _DOC_LINK.search(piece, 0, moving.start())
                 or piece[max(moving.start() - 2, 0):moving.start()] == "]("):
             moving = None
+        if moving and _SCHEMA_POINTER.search(piece, max(0, moving.start() - 40), moving.start()):
+            moving = None  # a document's $schema pointer names its format, not a destination
         if (moving and (told or _PRESCRIBED_VALUE.search(piece)) and not _EXAMPLE.search(piece)
                 and not _EXPLAINS_VALUE.search(piece) and not _CONSTRAINS.search(piece)):
             out.append(("TS101", "high", f"prescribes {moving.group().strip()!r}, which moves "
@@ -821,9 +870,16 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
     if told and not _KEEP_SAFE.search(piece):
         pointed = _POINTED_SECRET.search(piece)
         m = pointed or _CONVERSATION.search(piece) or _WIDEN.search(piece)
-        if m and (_PAGING.search(piece) or _TOKEN_UNIT.search(piece)) and (
-                _TOKEN_ONLY.search(m.group())):
-            m = None  # "use the token in the next request": a page token; a count of tokens
+        if m and (_PAGING.search(piece) or _TOKEN_UNIT.search(piece)
+                  or _DESIGN_TOKEN.search(piece)) and _TOKEN_ONLY.search(m.group()):
+            # "use the token in the next request": a page token; a count of tokens; a design
+            # system's tokens
+            m = None
+        if m and m is not pointed and _ORIGINAL_MAIL.fullmatch(m.group().strip()) and (
+                _MAIL_WORDS.search(piece)):
+            # "the original message" of a reply is the e-mail replied to (what else the
+            # clause names of the conversation is still read)
+            m = _CONVERSATION.search(piece, m.end()) or _WIDEN.search(piece)
         if m and not _kept_out(piece, 0, m.start()):
             # (fifteenth revision) the conversation named beside a secret documented as the
             # server's own configuration is where the secret should not end up ("Prefer
@@ -839,7 +895,8 @@ def _verdicts(piece: str, at: int, prose: bool) -> _Verdicts:
                         else f"names {m.group().strip()!r} as where it works" if workspace
                         else f"an instruction to hand over {m.group().strip()!r}"))
     elif (secret and _CONVERSATION.search(piece) and not _KEEP_SAFE.search(piece)
-          and _TAKEN_FROM.search(piece)):
+          and _TAKEN_FROM.search(piece) and not (
+              _DESIGN_TOKEN.search(piece) and _TOKEN_ONLY.search(secret.group()))):
         out.append(("TS105", "high", f"{secret.group()!r} taken from the conversation"))
     return tuple(out)
 
