@@ -725,9 +725,11 @@ RECORDED_COUNTS = {
     ("confusables2",): (10, 0, 0, 5),  # blind, tenth revision: (9, 1, 0, 5)
     # blind10 and blind11: scored once with the thirteenth revision by the coordinator (77 of
     # 120 planted high, 7 of 40 honest notes high), then development data for the fourteenth
-    ("blind10",): (58, 2, 2, 18),  # fourteenth revision: (54, 6, 3, 17); twenty-third (57, 3,
-    # 2, 18) -> (58, 2, 2, 18): a blind copy at a documentation domain (item 40c)
-    ("blind11",): (55, 5, 3, 17),  # fourteenth: (46, 14, 3, 17); sixteenth (50, 10, 3, 17)
+    ("blind10",): (58, 2, 1, 19),  # fourteenth revision: (54, 6, 3, 17); twenty-third (57, 3,
+    # 2, 18) -> (58, 2, 1, 19): a blind copy at a documentation domain (item 40c), a marker
+    # comment (item 40a)
+    ("blind11",): (56, 4, 3, 17),  # fourteenth: (46, 14, 3, 17); sixteenth (50, 10, 3, 17);
+    # twenty-third (55, 5, 3, 17) -> (56, 4, 3, 17) (item 40b)
 }
 
 
@@ -745,15 +747,17 @@ RECORDED_COUNTS = {
 # blind12 55->57, blind13 51->53, blind14 53->54, blind16 56->57, blind17 53->54, blind18 47->49,
 # blind19 39->44, blind20 45->50, blind21 42->46, blind22 37->41, blind23 43->49, blind24 46->48,
 # blind25 42->45, blind26 49->51, blind27 50->53, blind28 49->55, blind29 34->49.
+# Merged with items 40a and 40c and TS111 refitted (the frozen twenty-third revision): blind16 57,
+# blind17 55, blind26 53, blind27 54 (honest high 8->7), blind28 56, blind29 52 plants high.
 BLIND_FILE_COUNTS = {
     "blind12": (57, 3, 0, 20),  # scored once, fourteenth revision: (42, 18, 0, 20)
     "blind13": (53, 7, 0, 20),  # fourteenth: (33, 27, 0, 20); sixteenth (34, 26, 0, 20)
     "blind14": (54, 6, 2, 18),  # scored once, fifteenth revision: (40, 20, 3, 17); one honest
     # note medium since the eighteenth revision's reading of the catalogue's own evidence
     "blind15": (51, 9, 1, 19),  # fifteenth: (35, 25, 1, 19)
-    "blind16": (56, 4, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
-    "blind17": (54, 6, 2, 18),  # scored once, sixteenth revision: (27, 33, 3, 17); nineteenth
-    # (52, 8, 3, 17); twenty-third (53, 7, 2, 18) -> (54, 6, 2, 18), item 40c
+    "blind16": (57, 3, 0, 20),  # scored once, sixteenth revision: (33, 27, 1, 19)
+    "blind17": (55, 5, 2, 18),  # scored once, sixteenth revision: (27, 33, 3, 17); nineteenth
+    # (52, 8, 3, 17); twenty-third (53, 7, 2, 18) -> (55, 5, 2, 18), items 40b-c
     "confusables8": (10, 0, 0, 5),
     "confusables9": (10, 0, 1, 4),  # nineteenth revision: (10, 0, 2, 3)
     "confusables10": (10, 0, 0, 5),
@@ -774,13 +778,13 @@ BLIND_FILE_COUNTS = {
     "blind25": (45, 15, 1, 19),  # scored once, twentieth revision
     "confusables18": (10, 0, 0, 5),  # scored once, twentieth revision
     "confusables19": (10, 0, 0, 5),  # scored once, twentieth revision
-    "blind26": (51, 9, 2, 18),  # scored once, twenty-first revision (item 37): (49, 11, 4, 16)
-    # until the twenty-third (item 40c: two enum values high, two command defaults medium)
-    "blind27": (51, 9, 8, 12),  # scored once, twenty-first revision; (50, 10, 8, 12) until 40c
+    "blind26": (53, 7, 2, 18),  # scored once, twenty-first revision (item 37): (49, 11, 4, 16)
+    # until the twenty-third (items 40b-c: plants high, two command defaults medium)
+    "blind27": (54, 6, 7, 13),  # scored once, twenty-first revision; (50, 10, 8, 12) until 40a-c
     "confusables20": (10, 0, 1, 4),  # scored once, twenty-first revision
     "confusables21": (10, 0, 1, 4),  # scored once, twenty-first revision
-    "blind28": (50, 10, 2, 18),  # scored once, twenty-second revision (item 39): (49, 11, 2, 18)
-    "blind29": (37, 23, 3, 17),  # scored once, twenty-second revision: (34, 26, 3, 17)
+    "blind28": (56, 4, 2, 18),  # scored once, twenty-second revision (item 39): (49, 11, 2, 18)
+    "blind29": (52, 8, 3, 17),  # scored once, twenty-second revision: (34, 26, 3, 17)
     "confusables22": (10, 0, 0, 5),  # scored once, twenty-second revision
     "confusables23": (10, 0, 0, 5),  # scored once, twenty-second revision
 }

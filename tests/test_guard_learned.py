@@ -82,7 +82,7 @@ def test_the_planted_sentence_scores_high_and_its_host_low():
     # the study's sentence, an argument pinned to a code, reads as real servers' pinning does
     # since TS111 was trained on them (sixteenth revision); TS101 makes it high (its payload)
     weather = "Get the current weather for a city, in metric or imperial units."
-    assert round(instruction_probability(f"{weather} {DEFAULT_SENTENCE}"), 3) == 0.103
+    assert round(instruction_probability(f"{weather} {DEFAULT_SENTENCE}"), 3) == 0.104  # 0.103 until the 23rd refit
 
 
 def test_the_finding_spans_the_sentence_that_reads_most_like_an_instruction():
@@ -109,13 +109,13 @@ def test_packaged_model_is_what_the_card_says():
     model = packaged_model()
     assert (model.threshold, model.escalate_at, model.alone_at) == (0.8, 0.999, 0.999)
     assert model.normalisation == NFKC_CASEFOLD
-    # item 36a's winner (item 38c), fitted with the twenty-first revision's rules (its hard
-    # negatives are the texts those rules read medium) on item 36a's training and validation parts
+    # item 36a's winner (item 38c), refitted with the twenty-third revision's rules (its hard
+    # negatives are the texts those rules read medium: 5,010 with the twenty-first's) on item 36a's training and validation parts
     assert model.trained_on == (
-        "T36 + V36: 2484 injected, 982 written benign, 68665 other benign texts (real rows, MCP "
-        "reference, BFCL and generated catalogues, the captured servers of batches 1-12) and 5010 "
+        "T36 + V36: 2484 injected, 982 written benign, 68661 other benign texts (real rows, MCP "
+        "reference, BFCL and generated catalogues, the captured servers of batches 1-12) and 5014 "
         "with a hand rule's medium finding (weight 30)")
-    assert len(model.weights) == 194_034
+    assert len(model.weights) == 194_050
     assert all(abs(w) >= 0.05 for w in model.weights.values())
 
 
