@@ -787,6 +787,10 @@ BLIND_FILE_COUNTS = {
     "blind29": (52, 8, 3, 17),  # scored once, twenty-second revision: (34, 26, 3, 17)
     "confusables22": (10, 0, 0, 5),  # scored once, twenty-second revision
     "confusables23": (10, 0, 0, 5),  # scored once, twenty-second revision
+    "blind30": (40, 20, 6, 14),  # scored once, twenty-third revision (item 41)
+    "blind31": (39, 21, 3, 17),  # scored once, twenty-third revision
+    "confusables24": (10, 0, 1, 4),  # scored once, twenty-third revision
+    "confusables25": (10, 0, 0, 5),  # scored once, twenty-third revision
 }
 
 
