@@ -24,6 +24,7 @@ itself (``toolform.guard._concealment``).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable, Sequence
 
@@ -154,6 +155,7 @@ def _lowered(pairs: Sequence[tuple[Rule, Hit]], details: tuple[str, ...], why: s
             for r, h in pairs]
 
 
+@functools.lru_cache(maxsize=8192)  # catalogues repeat their parameter and tool names
 def _words(name: str) -> frozenset[str]:
     """A parameter's or tool's name as lower-case words (``replyTo``: reply, to)."""
     return frozenset(w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", name))
@@ -445,7 +447,8 @@ def _value_class(kind: str, tool: str, path: str, text: str) -> str | None:
         if _other_script_prose(text):
             return "a sentence in another script"
     value = text.strip()
-    name_words = _words(param_name(path))
+    # the parameter's name is read only for a default's classes
+    name_words = _words(param_name(path)) if kind == "param.default" else frozenset()
     if (kind == "param.default" and not _ROLE_PARAM.isdisjoint(name_words)
             and _READS_ONLY.isdisjoint(_words(tool)) and _TOP_PRIVILEGE.fullmatch(value.strip('"'))):
         return "the highest privilege granted by default"

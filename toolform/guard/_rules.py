@@ -53,15 +53,16 @@ __all__ = ["GUARD_RULES", "clear_caches", "get_rule"]
 
 def clear_caches() -> None:
     """Empty the caches of sentence splits, sentence readings (English and other languages),
-    per-sentence phrase matches and TS111's sentence terms (benchmarks time a cold scan with
+    per-sentence phrase matches, names read as words and TS111's sentence terms (benchmarks time a cold scan with
     it)."""
     from ._foreign import _reading, _readings, foreign_tool_order
     from ._learned import packaged_model, word_ngrams
     from ._names import _parts
+    from ._placement import _words
 
     for cached in (_spans, _clauses, _directive_at, _verdicts, _sentence_rules, general_rules,
                    _sentence_matches, _pieces, words_of, word_ngrams, _parts, _reading, _readings,
-                   foreign_tool_order):
+                   foreign_tool_order, _words):
         cached.cache_clear()
     if packaged_model.cache_info().currsize:  # not read yet: nothing cached to clear
         packaged_model().clear_cache()
