@@ -47,6 +47,8 @@ from ._rule import Hit
 
 __all__ = ["recall_hits"]
 
+# clauses, not sentences: a semicolon ends a follow-up order here, where the shared
+# sentence_spans (._sentences) keeps it inside the sentence
 _CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+")
 # "after/once/when/whenever/if/before <condition>, [also|then|...] <order>": the condition
 # may hold commas of its own; the order starts with its verb
@@ -190,9 +192,9 @@ def recall_hits(text: str, kind: str, words: frozenset[str]) -> list[tuple[str, 
     (a description; see the module's docstring): a follow-up that destroys beyond the call and
     other tools' calls claimed (TS104), the user's view dictated and other sources run down
     beside one raised (TS102), something kept from what the user sees, an act done without
-    the user, the confirmation step dismissed and the user's own request set aside (TS103), the model's own instructions or the
-    conversation handed over (TS105). ``words`` is the text's lower-cased words; the readings
-    run only when one of their cue words occurs."""
+    the user, the confirmation step dismissed and the user's own request set aside (TS103),
+    the model's own instructions or the conversation handed over (TS105). ``words`` is the
+    text's lower-cased words; the readings run only when one of their cue words occurs."""
     if _CUES.isdisjoint(words):
         return []
     out = _sentence_hits(text)
