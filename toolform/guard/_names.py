@@ -278,9 +278,8 @@ _NAME_USER_OUT = re.compile(
 # act, each verb with an object of its own, that destroys, persists or widens access
 # (`describe_table_and_truncate_stale_rows`, `run_command_and_add_to_crontab`; not
 # `documentdb_find_one_and_delete` or `get_and_delete_message`, one operation on the object in
-# hand), the user kept from
-# seeing the act (`write_file_without_showing_diff_to_user`), the whole session or context
-# handed over (`add_comment_with_full_session_context`), access raised on its own
+# hand), the user kept from seeing the act (`write_file_without_showing_diff_to_user`), the
+# whole session or context handed over (`add_comment_with_full_session_context`), access raised on its own
 # (`list_users_with_auto_role_upgrade`).
 _NAME_SECOND_ACT = re.compile(
     r"^(?:\w+\s+){0,2}?(?:describe|list|get|read|fetch|search|show|view|check|query|inspect|find|"
